@@ -1,0 +1,29 @@
+# Every target creates the local virtual environment on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench simulate clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)  ## set up and run the bot (reads BOT_TOKEN from the environment or .env)
+	$(BIN)/python -m bot
+
+test: $(STAMP)  ## set up and run the whole test suite
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy --strict engine
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.speed
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

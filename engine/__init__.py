@@ -1,0 +1,54 @@
+"""The rules of the three Kozel games: pure, replayable, with no I/O.
+
+>>> from engine import find_variant
+>>> game = find_variant("four_card").new_game(seed=7)
+>>> action = game.legal_actions(game.to_move)[0]
+>>> game.apply(action)
+"""
+
+from engine import classic, czech, four_card
+from engine.actions import Action, Kind
+from engine.cards import Card, Rank, Suit, format_cards, parse_cards
+from engine.core import DealResult, GameState, Layout, Options, Outcome, SeenPlay, TrickRecord, View
+from engine.errors import (
+    EngineError,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    OptionsError,
+    ParseError,
+    UnknownVariantError,
+)
+from engine.registry import Variant, find_variant, load_state, variant_names
+
+__all__ = [
+    "Action",
+    "Card",
+    "DealResult",
+    "EngineError",
+    "GameOverError",
+    "GameState",
+    "IllegalActionError",
+    "Kind",
+    "Layout",
+    "NotYourTurnError",
+    "Options",
+    "OptionsError",
+    "Outcome",
+    "ParseError",
+    "Rank",
+    "SeenPlay",
+    "Suit",
+    "TrickRecord",
+    "UnknownVariantError",
+    "Variant",
+    "View",
+    "classic",
+    "czech",
+    "find_variant",
+    "format_cards",
+    "four_card",
+    "load_state",
+    "parse_cards",
+    "variant_names",
+]

@@ -1,0 +1,299 @@
+"""Four-card Kozel, yard rules: RULES F1–F16."""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from dataclasses import dataclass, field
+from itertools import combinations, permutations
+from typing import Any, ClassVar
+
+from engine.actions import Action, Kind
+from engine.cards import RANKS_36, Card, Rank, Suit, full_deck
+from engine.core import (
+    DealResult,
+    GameState,
+    Layout,
+    Options,
+    Outcome,
+    TrickRecord,
+    deal_round_robin,
+)
+from engine.registry import Variant, check_layout, register
+
+DECK: tuple[Card, ...] = full_deck(RANKS_36)  # F2
+HAND_SIZE = 4  # F4
+STOCK_SIZE = len(DECK) - 4 * HAND_SIZE
+SERIES_LIMIT = 12  # F15
+_RANK_ORDER = (
+    Rank.SIX,
+    Rank.SEVEN,
+    Rank.EIGHT,
+    Rank.NINE,
+    Rank.JACK,
+    Rank.QUEEN,
+    Rank.KING,
+    Rank.TEN,
+    Rank.ACE,
+)
+_RANK_POINTS = {Rank.JACK: 2, Rank.QUEEN: 3, Rank.KING: 4, Rank.TEN: 10, Rank.ACE: 11}  # F3, others 0
+
+# Tables by card code, for the hot path.
+ORDER: list[int] = [0] * 64
+POINTS: list[int] = [0] * 64
+for _card in DECK:
+    ORDER[_card] = _RANK_ORDER.index(_card.rank)
+    POINTS[_card] = _RANK_POINTS.get(_card.rank, 0)
+
+
+def card_points(cards: list[Card] | tuple[Card, ...]) -> int:
+    return sum(POINTS[c] for c in cards)
+
+
+def beats(x: Card, y: Card, trump: int) -> bool:
+    """F6: X beats Y when they share a suit and X ranks higher, or X is trump and Y is not."""
+    sx, sy = x >> 4, y >> 4
+    if sx == sy:
+        return ORDER[x] > ORDER[y]
+    return sx == trump
+
+
+def can_beat(cards: tuple[Card, ...], top: tuple[Card, ...], trump: int) -> bool:
+    """F8: the cards can be paired one-to-one with the top's cards so that each beats its partner."""
+    if len(cards) == 1:
+        return beats(cards[0], top[0], trump)
+    return any(
+        all(beats(x, y, trump) for x, y in zip(perm, top, strict=True)) for perm in permutations(cards)
+    )
+
+
+def defeat_points(points: int, tricks: int) -> int:
+    """F14: the losing team's defeat points."""
+    if tricks == 0:
+        return 6
+    return 4 if points <= 30 else 2
+
+
+class FourCardOptions(Options):
+    """Four-card Kozel has no house options: F1–F16 are played as written."""
+
+
+@dataclass(eq=True)
+class FourCardState(GameState):
+    VARIANT: ClassVar[str] = "four_card"
+
+    options: FourCardOptions = field(default_factory=FourCardOptions)
+    stock: list[Card] = field(default_factory=list)  # top first
+    trump: Suit = Suit.SPADES
+    trump_card: Card | None = None
+    trump_card_holder: int | None = None
+    piles: list[list[Card]] = field(default_factory=list)
+    trick_leader: int = 0  # the original leader of the current trick (F10)
+    lead_seat: int = -1  # who made the current lead; -1 before the lead
+    molodka: bool = False  # the current lead is a molodka
+    top: int = -1  # index in ``trick`` of the current top
+    answered: int = 0
+    eggs: int = 0  # deals of this series that ended 60:60
+
+    @classmethod
+    def default_options(cls) -> FourCardOptions:
+        return FourCardOptions()
+
+    # --- dealing ----------------------------------------------------------------------------------------
+
+    def _start_series(self) -> None:
+        self.leader = (self.dealer + 1) % 4  # F16
+
+    def _make_layout(self, rng: random.Random) -> Layout:
+        deck = list(DECK)
+        rng.shuffle(deck)
+        hands = deal_round_robin(deck, self.dealer, 4, HAND_SIZE)
+        # F5: a card from the middle of the stock — not among its first or last four.
+        return Layout(tuple(tuple(h) for h in hands), tuple(deck[16:]), rng.randrange(4, STOCK_SIZE - 4))
+
+    def _begin_deal(self, layout: Layout) -> None:
+        check_layout(layout, DECK, [HAND_SIZE] * 4, STOCK_SIZE)
+        self.stock = list(layout.rest)
+        self.trump_card = self.stock[layout.cut]  # F5: shown, and left in its place
+        self.trump = self.trump_card.suit
+        self.trump_card_holder = None
+        self.piles = [[], []]
+        self._new_trick(self.leader)
+
+    def _new_trick(self, leader: int) -> None:
+        self.trick = []
+        self.trick_leader = leader
+        self.to_move = leader
+        self.lead_seat = -1
+        self.molodka = False
+        self.top = -1
+        self.answered = 0
+
+    def _next_deal_seats(self) -> None:
+        self.dealer = (self.dealer + 1) % 4  # F16: the deal passes clockwise
+        self.leader = self.tricks_done[-1].winner  # F16: the last trick's winner leads
+
+    # --- legal actions ----------------------------------------------------------------------------------
+
+    def _distance(self, seat: int) -> int:
+        return (seat - self.trick_leader) % 4
+
+    def _legal(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        actions: list[Action] = []
+        if seat == self.to_move:
+            actions = self._leads(seat, hand) if self.lead_seat < 0 else self._answers(seat, hand)
+        if self._may_molodka(seat, hand) and not (seat == self.to_move and self.lead_seat < 0):
+            actions.append(Action(seat, Kind.MOLODKA, tuple(hand)))
+        return actions
+
+    def _may_molodka(self, seat: int, hand: list[Card]) -> bool:
+        """F10: four cards of one suit in hand; priority between two molodkas."""
+        if len(hand) != 4 or not (hand[0] >> 4 == hand[1] >> 4 == hand[2] >> 4 == hand[3] >> 4):
+            return False
+        if not self.molodka:
+            return True
+        return self.answered == 0 and self._distance(seat) < self._distance(self.lead_seat)
+
+    @staticmethod
+    def _leads(seat: int, hand: list[Card]) -> list[Action]:
+        """F7 (and F10 for the leader's own four cards of one suit)."""
+        actions = []
+        for suit in {c >> 4 for c in hand}:
+            cards = [c for c in hand if c >> 4 == suit]
+            if len(cards) == 4:
+                actions.append(Action(seat, Kind.MOLODKA, tuple(cards)))
+            for k in range(1, min(len(cards), 3) + 1):
+                actions.extend(Action(seat, Kind.LEAD, combo) for combo in combinations(cards, k))
+        return actions
+
+    def _answers(self, seat: int, hand: list[Card]) -> list[Action]:
+        """F8: beat the current top card by card, or discard as many cards face down."""
+        top = self.trick[self.top].cards
+        actions = []
+        for combo in combinations(hand, len(top)):
+            if can_beat(combo, top, self.trump):
+                actions.append(Action(seat, Kind.BEAT, combo))
+            actions.append(Action(seat, Kind.DISCARD, combo))
+        return actions
+
+    # --- applying ---------------------------------------------------------------------------------------
+
+    def _take(self, seat: int, cards: tuple[Card, ...]) -> None:
+        hand = self.hands[seat]
+        for card in cards:
+            hand.remove(card)
+
+    def _play(self, action: Action) -> None:
+        seat, kind, cards = action
+        if kind is Kind.MOLODKA:
+            for play in self.trick:  # F10: the cards on the table go back to their hands
+                for card in play.cards:
+                    insort(self.hands[play.seat], card)
+            self._take(seat, cards)
+            self.trick = [action]
+            self.lead_seat, self.molodka, self.top, self.answered = seat, True, 0, 0
+        elif kind is Kind.LEAD:
+            self._take(seat, cards)
+            self.trick = [action]
+            self.lead_seat, self.molodka, self.top, self.answered = seat, False, 0, 0
+        else:
+            self._take(seat, cards)
+            self.trick.append(action)
+            if kind is Kind.BEAT:
+                self.top = len(self.trick) - 1  # F8: the beat becomes the current top
+            self.answered += 1
+            if self.answered == 3:
+                self._finish_trick()
+                return
+        self.to_move = (seat + 1) % 4
+
+    def _finish_trick(self) -> None:
+        winner = self.trick[self.top].seat  # F9
+        team = winner % 2
+        for play in self.trick:
+            self.piles[team].extend(play.cards)
+        self.tricks_taken[team] += 1
+        self.tricks_done.append(TrickRecord(tuple(self.trick), winner))
+        self._draw(winner)
+        if not self.hands[0]:  # F13: hands are equal, and the stock ran out before they emptied
+            self._score_deal()
+        else:
+            self._new_trick(winner)  # F12
+
+    def _draw(self, winner: int) -> None:
+        """F11: one card at a time, from the winner clockwise, until each holds 4 or the stock is empty."""
+        stock = self.stock
+        while stock and len(self.hands[winner]) < HAND_SIZE:
+            for i in range(4):
+                seat = (winner + i) % 4
+                card = stock.pop(0)
+                if card == self.trump_card:
+                    self.trump_card_holder = seat
+                insort(self.hands[seat], card)
+
+    def _score_deal(self) -> None:
+        """F14–F16."""
+        points = (card_points(self.piles[0]), card_points(self.piles[1]))
+        tricks = tuple(self.tricks_taken)
+        score = [0, 0]
+        eggs = points[0] == points[1]
+        if eggs:
+            self.eggs += 1
+        else:
+            loser = 0 if points[0] < points[1] else 1
+            score[loser] = defeat_points(points[loser], tricks[loser])
+        totals = tuple(t + s for t, s in zip(self.totals, score, strict=True))
+        result = DealResult(
+            deal_no=self.deal_no,
+            dealer=self.dealer,
+            leader=self.leader,
+            points=points,
+            score=tuple(score),
+            totals=totals,
+            tricks=tricks,
+            eggs=eggs,
+            events=("eggs",) if eggs else (),
+            last_trick_winner=self.tricks_done[-1].winner,
+        )
+        outcome = None
+        goats = [team for team in (0, 1) if totals[team] >= SERIES_LIMIT]
+        if goats:
+            loser = goats[0]
+            outcome = Outcome(
+                winners=(1 - loser, 3 - loser),
+                losers=(loser, loser + 2),
+                reason="defeat_points",
+                with_eggs=self.eggs > 0,
+            )
+        self._finish_deal(result, outcome)
+
+    # --- views ------------------------------------------------------------------------------------------
+
+    def _trick_top(self) -> int | None:
+        return self.top if self.top >= 0 else None
+
+    def _view_extra(self, seat: int | None) -> dict[str, Any]:
+        return {
+            "trump": self.trump,
+            "trump_card": self.trump_card,
+            "trump_card_holder": self.trump_card_holder,
+            "stock_size": len(self.stock),
+            "eggs_pending": self.eggs,
+        }
+
+    def situation(self) -> str:
+        return f"{super().situation()}, trump {self.trump.symbol}, stock {len(self.stock)}"
+
+
+VARIANT = register(
+    Variant(
+        name="four_card",
+        title="Four-card Kozel",
+        state_class=FourCardState,
+        options_model=FourCardOptions,
+        players=(4,),
+        deck=DECK,
+        card_points=tuple(POINTS),
+    )
+)

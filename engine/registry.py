@@ -1,0 +1,112 @@
+"""The variant registry: each game is a small object found by name (``find_variant("czech")``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.actions import Action
+from engine.cards import Card
+from engine.core import GameState, Layout, Options
+from engine.errors import OptionsError, ParseError, UnknownVariantError
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    title: str
+    state_class: type[GameState]
+    options_model: type[Options]
+    players: tuple[int, ...]
+    deck: tuple[Card, ...]
+    card_points: tuple[int, ...]
+
+    def options(self, values: Options | Mapping[str, Any] | None = None) -> Options:
+        """Validated options; raises ``OptionsError`` naming what is wrong."""
+        if isinstance(values, self.options_model):
+            return values
+        try:
+            return self.options_model.model_validate(dict(values or {}))
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}" for e in exc.errors()
+            )
+            raise OptionsError(f"bad options for {self.name}: {problems}") from None
+
+    def new_game(
+        self,
+        seed: int,
+        options: Options | Mapping[str, Any] | None = None,
+        *,
+        stacked: Iterable[Layout | str] = (),
+        dealer: int | None = None,
+    ) -> GameState:
+        layouts = [self.layout(s) if isinstance(s, str) else s for s in stacked]
+        return self.state_class.new(seed, self.options(options), stacked=layouts, dealer=dealer)
+
+    def replay(
+        self,
+        seed: int,
+        actions: Iterable[Action],
+        options: Options | Mapping[str, Any] | None = None,
+        *,
+        stacked: Iterable[Layout | str] = (),
+        dealer: int | None = None,
+    ) -> GameState:
+        state = self.new_game(seed, options, stacked=stacked, dealer=dealer)
+        for action in actions:
+            state.apply(action)
+        return state
+
+    def layout(self, text: str) -> Layout:
+        return Layout.parse(text, self.deck)
+
+    def load(self, data: dict[str, Any]) -> GameState:
+        return self.state_class.from_dict(data)
+
+
+_REGISTRY: dict[str, Variant] = {}
+
+
+def register(variant: Variant) -> Variant:
+    _REGISTRY[variant.name] = variant
+    return variant
+
+
+def find_variant(name: str) -> Variant:
+    """The variant registered as ``name``; raises ``UnknownVariantError`` (a ``ValueError``) otherwise."""
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise UnknownVariantError(f"unknown variant {name!r}; known: {known}") from None
+
+
+def variant_names() -> list[str]:
+    return list(_REGISTRY)
+
+
+def load_state(data: dict[str, Any]) -> GameState:
+    """Rebuild a state from ``GameState.to_dict`` output, whatever its variant."""
+    return find_variant(str(data.get("variant"))).load(data)
+
+
+def check_layout(layout: Layout, deck: Sequence[Card], hand_sizes: Sequence[int], rest_size: int) -> None:
+    """A stacked layout must hold exactly the deck, with the right hand and stock sizes."""
+    sizes = [len(h) for h in layout.hands]
+    if sizes != list(hand_sizes) or len(layout.rest) != rest_size:
+        raise ParseError(
+            f"layout has hands of {sizes} and {len(layout.rest)} more cards; "
+            f"expected {list(hand_sizes)} and {rest_size}"
+        )
+    counts = Counter(layout.cards())
+    if counts != Counter(deck):
+        extra = sorted((counts - Counter(deck)).elements())
+        missing = sorted((Counter(deck) - counts).elements())
+        raise ParseError(
+            f"layout is not the deck: extra {[str(c) for c in extra]}, missing {[str(c) for c in missing]}"
+        )

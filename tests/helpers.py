@@ -1,0 +1,119 @@
+"""Shared test helpers: scripted play in text notation and the invariants every state must keep."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Any
+
+from engine import Action, Card, GameState, Kind, find_variant
+
+
+def act(state: GameState, *texts: str) -> GameState:
+    """Apply actions written as ``"0 lead AS"`` (see ``Action.parse``)."""
+    for text in texts:
+        state.apply(Action.parse(text))
+    return state
+
+
+def legal_texts(state: GameState, seat: int) -> set[str]:
+    return {a.text() for a in state.legal_actions(seat)}
+
+
+def cards_in(obj: Any) -> list[Card]:
+    """Every card reachable from an object (views are dataclasses, tuples and named tuples)."""
+    found: list[Card] = []
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Card):
+            found.append(item)
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
+        elif isinstance(item, tuple | list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return found
+
+
+def table_cards(state: GameState) -> list[Card]:
+    """Every card of the current deal wherever it lies: hands, trick, piles, stock or talon."""
+    cards = [c for h in state.hands for c in h]
+    cards += [c for a in state.trick for c in a.cards]
+    cards += [c for p in getattr(state, "piles", []) for c in p]
+    cards += list(getattr(state, "stock", []))
+    cards += list(getattr(state, "talon", []))
+    return cards
+
+
+def deck_of(state: GameState) -> tuple[Card, ...]:
+    deck = getattr(state, "deck", None)
+    return deck if deck is not None else find_variant(state.VARIANT).deck
+
+
+def check_invariants(state: GameState) -> None:
+    """What must hold after every action of every game."""
+    if state.outcome is not None:
+        return
+    assert Counter(table_cards(state)) == Counter(deck_of(state)), "cards not conserved"
+    if not state.trick and getattr(state, "giving_back", -1) < 0:
+        assert len({len(h) for h in state.hands}) == 1, f"hands of unequal size: {state.hands}"
+    check_views(state)
+
+
+SECRET_KINDS = (Kind.DISCARD, Kind.EXCHANGE, Kind.GIVE_BACK)
+
+
+def check_views(state: GameState) -> None:
+    """X1: a seat's view holds its own hand and what was shown face up — nothing else.  What a seat may
+    know is worked out here from the rules, independently of the engine's own masking."""
+    log = state.history[state.deal_start :]
+    public = {c for a in log if a.kind not in SECRET_KINDS for c in a.cards}
+    trump_card = getattr(state, "trump_card", None)
+    if trump_card is not None:
+        public.add(trump_card)  # F5: shown to everybody
+    talon = set(getattr(state, "talon", []))
+    for seat in [None, *range(state.num_players)]:
+        view = state.view(seat)
+        seen = set(cards_in(view))
+        known = set(public)
+        if seat is not None:
+            known |= set(state.hands[seat])
+            known |= {c for a in log if a.seat == seat for c in a.cards}
+            known |= {  # C7: the partners both know the exchanged cards
+                c
+                for a in log
+                if a.kind in (Kind.EXCHANGE, Kind.GIVE_BACK) and a.seat % 2 == seat % 2
+                for c in a.cards
+            }
+        leaked = seen - known
+        assert not leaked, f"seat {seat} sees {sorted(map(str, leaked))}"
+        assert not (seen & talon), "the talon is visible"
+        for play in view.deal_log + view.trick:
+            if play.kind is Kind.DISCARD:
+                may_see = play.seat == seat
+            elif play.kind in (Kind.EXCHANGE, Kind.GIVE_BACK):
+                may_see = seat is not None and play.seat % 2 == seat % 2
+            else:
+                may_see = True
+            if not may_see:
+                assert play.cards == () and play.count > 0, f"seat {seat} sees a face-down {play}"
+        if seat is not None:
+            assert view.hand == tuple(state.hands[seat])
+            assert set(view.legal) == set(state.legal_actions(seat))
+
+
+def first_legal(state: GameState) -> Action:
+    """A deterministic choice: the first legal action of the seat to move (else of any seat)."""
+    if state.to_move is not None and state.legal_actions(state.to_move):
+        return state.legal_actions(state.to_move)[0]
+    return state.all_legal_actions()[0]
+
+
+def play_deal(state: GameState) -> None:
+    """Finish the current deal with deterministic first choices (no redeal or molodka)."""
+    deals = len(state.deals)
+    while len(state.deals) == deals and state.outcome is None:
+        choices = [a for a in state.legal_actions(state.to_move or 0) if a.kind not in (Kind.REDEAL,)]
+        state.apply(choices[0] if choices else first_legal(state))
