@@ -16,7 +16,7 @@ run: $(STAMP)  ## set up and run the bot (reads BOT_TOKEN from the environment o
 	$(BIN)/python -m bot
 
 test: $(STAMP)  ## set up and run the whole test suite
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
