@@ -147,9 +147,7 @@ class Card(int):
         raise ParseError(f"not a card: {value!r}")
 
     @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: Any, handler: GetCoreSchemaHandler
-    ) -> core_schema.CoreSchema:
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         return core_schema.no_info_plain_validator_function(
             cls.coerce, serialization=core_schema.plain_serializer_function_ser_schema(int)
         )

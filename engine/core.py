@@ -297,23 +297,16 @@ class GameState:
     def apply(self, action: Action) -> None:
         """Apply a legal action, or raise a typed error and leave the state untouched."""
         if self.outcome is not None:
-            raise GameOverError(
-                f"{action}: the game is over ({self.outcome.reason}) after deal {self.deal_no}"
-            )
+            raise GameOverError(f"{action}: the game is over ({self.outcome.reason}) after deal {self.deal_no}")
         legal = self.legal_actions(action.seat)
         if action not in legal:
             if not 0 <= action.seat < self.num_players:
-                raise IllegalActionError(
-                    f"{action}: there is no seat {action.seat} in a game of {self.num_players}"
-                )
+                raise IllegalActionError(f"{action}: there is no seat {action.seat} in a game of {self.num_players}")
             if not legal:
-                raise NotYourTurnError(
-                    f"{action}: seat {action.seat} has nothing to do now; {self.situation()}"
-                )
+                raise NotYourTurnError(f"{action}: seat {action.seat} has nothing to do now; {self.situation()}")
             raise IllegalActionError(
                 f"{action} is not legal now; {self.situation()}; "
-                f"seat {action.seat} may: {', '.join(a.text() for a in legal[:8])}"
-                + (" …" if len(legal) > 8 else "")
+                f"seat {action.seat} may: {', '.join(a.text() for a in legal[:8])}" + (" …" if len(legal) > 8 else "")
             )
         self.history.append(action)
         self._cache.clear()
@@ -350,9 +343,7 @@ class GameState:
             trick=tuple(self._seen(a, seat) for a in self.trick),
             trick_top=top,
             deal_log=tuple(self._seen(a, seat) for a in self.history[self.deal_start :]),
-            last_trick=tuple(self._seen(a, seat) for a in self.tricks_done[-1].plays)
-            if self.tricks_done
-            else (),
+            last_trick=tuple(self._seen(a, seat) for a in self.tricks_done[-1].plays) if self.tricks_done else (),
             last_trick_winner=self.tricks_done[-1].winner if self.tricks_done else None,
             tricks_taken=tuple(self.tricks_taken),
             totals=tuple(self.totals),

@@ -62,9 +62,7 @@ def can_beat(cards: tuple[Card, ...], top: tuple[Card, ...], trump: int) -> bool
     """F8: the cards can be paired one-to-one with the top's cards so that each beats its partner."""
     if len(cards) == 1:
         return beats(cards[0], top[0], trump)
-    return any(
-        all(beats(x, y, trump) for x, y in zip(perm, top, strict=True)) for perm in permutations(cards)
-    )
+    return any(all(beats(x, y, trump) for x, y in zip(perm, top, strict=True)) for perm in permutations(cards))
 
 
 def defeat_points(points: int, tricks: int) -> int:

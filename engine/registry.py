@@ -32,9 +32,7 @@ class Variant:
         try:
             return self.options_model.model_validate(dict(values or {}))
         except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}" for e in exc.errors()
-            )
+            problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}" for e in exc.errors())
             raise OptionsError(f"bad options for {self.name}: {problems}") from None
 
     def new_game(

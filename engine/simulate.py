@@ -71,9 +71,7 @@ def simulate(
         "mean_points": [round(sum(r.points[u] for r in results) / len(results), 2) for u in range(units)]
         if results
         else [],
-        "score_distribution": {
-            str(k): v for k, v in sorted(Counter(s for r in results for s in r.score).items())
-        },
+        "score_distribution": {str(k): v for k, v in sorted(Counter(s for r in results for s in r.score).items())},
         "events": dict(sorted(Counter(e.split(":")[0] for r in results for e in r.events).items())),
     }
     return summary
@@ -102,9 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         key, sep, value = item.partition("=")
         if not sep:
             parser.error(f"--option wants KEY=VALUE, not {item!r}")
-        options[key.strip()] = (
-            json.loads(value) if value.strip() in ("true", "false") or value.isdigit() else value
-        )
+        options[key.strip()] = json.loads(value) if value.strip() in ("true", "false") or value.isdigit() else value
     if args.players is not None:
         options["players"] = args.players
     try:

@@ -1,0 +1,49 @@
+"""The bot's memory in SQLite: the only package that speaks SQL."""
+
+from storage.db import (
+    SCHEMA_VERSION,
+    CorruptDatabaseError,
+    Database,
+    DuplicateActionError,
+    NewerSchemaError,
+    NotADatabaseError,
+    StorageError,
+)
+from storage.models import ChatRow, ChatSettings, GameRow, PlayerRow, ResultRow, SeatRow, TableLine
+from storage.repos import (
+    ChatRepo,
+    GameRepo,
+    OpenGameExistsError,
+    PlayerRepo,
+    ReplayMismatchError,
+    ResultRepo,
+    SeatTakenError,
+    Storage,
+    UpdateRepo,
+)
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ChatRepo",
+    "ChatRow",
+    "ChatSettings",
+    "CorruptDatabaseError",
+    "Database",
+    "DuplicateActionError",
+    "GameRepo",
+    "GameRow",
+    "NewerSchemaError",
+    "NotADatabaseError",
+    "OpenGameExistsError",
+    "PlayerRepo",
+    "PlayerRow",
+    "ReplayMismatchError",
+    "ResultRepo",
+    "ResultRow",
+    "SeatRow",
+    "SeatTakenError",
+    "Storage",
+    "StorageError",
+    "TableLine",
+    "UpdateRepo",
+]

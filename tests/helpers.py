@@ -90,10 +90,7 @@ def check_views(state: GameState) -> None:
             known |= set(state.hands[seat])
             known |= {c for a in log if a.seat == seat for c in a.cards}
             known |= {  # C7: the partners both know the exchanged cards
-                c
-                for a in log
-                if a.kind in (Kind.EXCHANGE, Kind.GIVE_BACK) and a.seat % 2 == seat % 2
-                for c in a.cards
+                c for a in log if a.kind in (Kind.EXCHANGE, Kind.GIVE_BACK) and a.seat % 2 == seat % 2 for c in a.cards
             }
         leaked = seen - known
         assert not leaked, f"seat {seat} sees {sorted(map(str, leaked))}"

@@ -25,13 +25,21 @@ from tests.helpers import act, check_invariants, legal_texts, play_deal
 VARIANT = find_variant("classic")
 
 # Seat 0 holds the A♦ and only 11 card points; seat 1 holds only trumps.
-FIRST = "AD 6D 7D 8D 9S 8S 7S 6S 6H | 6C QC QS QH QD JC JS JH JD | 7C 8C 9C KC TC AC KD TD 9D | AS TS KS AH TH KH 9H 8H 7H"
+FIRST = (
+    "AD 6D 7D 8D 9S 8S 7S 6S 6H | 6C QC QS QH QD JC JS JH JD | 7C 8C 9C KC TC AC KD TD 9D | AS TS KS AH TH KH 9H 8H 7H"
+)
 # For a later deal: seat 0 holds exactly one trump (the 7♣); his partner holds plain cards.
-LATER = "7C AD 6D 7D 8D 9S 8S 7S 6S | 6C QC QS QH QD JC JS JH 7H | 8C 9C KC TC AC KD TD 9D JD | AS TS KS AH TH KH 9H 8H 6H"
+LATER = (
+    "7C AD 6D 7D 8D 9S 8S 7S 6S | 6C QC QS QH QD JC JS JH 7H | 8C 9C KC TC AC KD TD 9D JD | AS TS KS AH TH KH 9H 8H 6H"
+)
 # The Q♣ (seat 1) and the 6♣ (seat 2) can meet in the first trick: neither holds a plain diamond.
-QUEEN_HUNT = "AD 6D 7D 8D 9S 8S 7S 6S 6H | QC QS QH QD JC JS JH JD 7C | 6C 8C 9C KC TC AC AS TS KS | KD TD 9D AH TH KH 9H 8H 7H"
+QUEEN_HUNT = (
+    "AD 6D 7D 8D 9S 8S 7S 6S 6H | QC QS QH QD JC JS JH JD 7C | 6C 8C 9C KC TC AC AS TS KS | KD TD 9D AH TH KH 9H 8H 7H"
+)
 # The same, but the 6♣ sits with seat 3, the Q♣'s partner.
-PARTNERS_HUNT = "AD 6D 7D 8D 9S 8S 7S 6S 6H | QC QS QH QD JC JS JH JD 7C | KD TD 9D 8C 9C KC TC AC AS | 6C TS KS AH TH KH 9H 8H 7H"
+PARTNERS_HUNT = (
+    "AD 6D 7D 8D 9S 8S 7S 6S 6H | QC QS QH QD JC JS JH JD 7C | KD TD 9D 8C 9C KC TC AC AS | 6C TS KS AH TH KH 9H 8H 7H"
+)
 
 
 def deal(*layouts: str, dealer: int = 3, **options: object) -> ClassicState:

@@ -20,13 +20,9 @@ VARIANT = find_variant("czech")
 PLAYER_COUNTS = [3, 4, 5, 6]
 
 # Four players, each holding one whole suit: seat 0 leads hearts and nobody can follow.
-SUITS = (
-    "7H 8H 9H TH JH QH KH AH | 7S 8S 9S TS JS QS KS AS | 7C 8C 9C TC JC QC KC AC | 7D 8D 9D TD JD QD KD AD"
-)
+SUITS = "7H 8H 9H TH JH QH KH AH | 7S 8S 9S TS JS QS KS AS | 7C 8C 9C TC JC QC KC AC | 7D 8D 9D TD JD QD KD AD"
 # Four players, mixed hands: seat 1 holds the kozel.
-MIXED = (
-    "7H 8H 7S 8S 7C 8C 7D AD | 9H TH QS 9S 9C TC 9D TD | JH QH TS JS JC QC JD QD | KH AH KS AS KC AC KD 8D"
-)
+MIXED = "7H 8H 7S 8S 7C 8C 7D AD | 9H TH QS 9S 9C TC 9D TD | JH QH TS JS JC QC JD QD | KH AH KS AS KC AC KD 8D"
 
 
 def deal(layout: str, players: int = 4, dealer: int | None = None) -> CzechState:
@@ -136,9 +132,7 @@ def play_out(state: CzechState) -> None:
     while not state.deals:
         mover = state.to_move
         assert mover is not None
-        state.apply(
-            min((a for a in state.legal_actions(mover) if a.kind is Kind.PLAY), key=lambda a: a.cards[0])
-        )
+        state.apply(min((a for a in state.legal_actions(mover) if a.kind is Kind.PLAY), key=lambda a: a.cards[0]))
 
 
 def test_K6_double_only_by_the_kozel_holder_before_the_first_lead() -> None:
@@ -206,9 +200,7 @@ def test_K8_the_game_ends_after_the_deal_in_which_a_total_passes_100(players: in
     settle(state, ["7H"] + ["8H"] + [""] * (players - 2), [1, 1] + [0] * (players - 2))
     assert state.outcome is not None
     assert state.outcome.losers == (0,)
-    assert state.outcome.winners == tuple(range(2, players)) or (
-        players == 3 and state.outcome.winners == (2,)
-    )
+    assert state.outcome.winners == tuple(range(2, players)) or (players == 3 and state.outcome.winners == (2,))
     assert state.all_legal_actions() == []
 
 

@@ -203,9 +203,7 @@ def test_C_random_play_keeps_every_invariant(options: dict[str, Any]) -> None:
     redeal=st.booleans(),
     all_tricks=st.sampled_from(["score", "lose_series"]),
 )
-def test_C_hypothesis_series(
-    seed: int, chooser: random.Random, deck: int, redeal: bool, all_tricks: str
-) -> None:
+def test_C_hypothesis_series(seed: int, chooser: random.Random, deck: int, redeal: bool, all_tricks: str) -> None:
     state = find_variant("classic").new_game(seed, {"deck": deck, "redeal": redeal, "all_tricks": all_tricks})
     while state.outcome is None:
         action = chooser.choice(state.all_legal_actions())
@@ -252,9 +250,7 @@ def test_K_random_play_keeps_every_invariant(players: int) -> None:
         assert isinstance(state, CzechState)
         talon_penalty[id(state), state.deal_no] = penalty_points(state.talon)
 
-    states = run(
-        "czech", {"players": players}, seed=players, deals=1000, before=remember_talon, views_every=3
-    )
+    states = run("czech", {"players": players}, seed=players, deals=1000, before=remember_talon, views_every=3)
     for state in states:
         check_czech_game(state)
         for result in state.deals:  # K5: penalties are 21 less what lies in the talon

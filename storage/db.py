@@ -1,0 +1,241 @@
+"""One SQLite connection per process: checked, migrated and tuned once, with explicit transactions.
+
+PRAGMAs:
+- ``foreign_keys=ON``: seats, actions and results cannot point at games or chats that do not exist.
+- ``journal_mode=WAL``: readers never block the writer.
+- ``synchronous=FULL``: every commit is on disk before ``COMMIT`` returns.  With ``NORMAL`` a WAL commit
+  can be lost on power failure, and the bot tells the players about a move right after committing it: a
+  move they have seen must never disappear.  The cost (one fsync a commit) is measured in
+  ``bench/storage.py``; at the speed people tap cards it does not matter.
+- ``busy_timeout``: a second process (a maintenance script) waits instead of failing at once.
+
+A file that is not an SQLite database, is damaged, or was written by a newer version of the bot is refused
+with a clear error, and is never modified: the checks run on a read-only connection before the file is
+opened for writing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+BUSY_TIMEOUT_MS = 5000
+
+
+class StorageError(Exception):
+    """Base class of storage errors."""
+
+
+class NotADatabaseError(StorageError):
+    """The file is not an SQLite database (empty, random bytes, another format)."""
+
+
+class CorruptDatabaseError(StorageError):
+    """The file is an SQLite database that fails its integrity check (truncated, damaged)."""
+
+
+class NewerSchemaError(StorageError):
+    """The database was written by a newer version of the bot."""
+
+
+class DuplicateActionError(StorageError):
+    """An action with this sequence number is already stored: a double tap or a redelivered update."""
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+def load_migrations() -> list[Migration]:
+    """The numbered ``migrations/NNNN_name.sql`` files shipped with this package, in order."""
+    found = []
+    for entry in resources.files("storage").joinpath("migrations").iterdir():
+        if entry.name.endswith(".sql"):
+            number, _, rest = entry.name.partition("_")
+            found.append(Migration(int(number), rest.removesuffix(".sql"), entry.read_text("utf-8")))
+    found.sort(key=lambda m: m.version)
+    if [m.version for m in found] != list(range(1, len(found) + 1)):
+        raise StorageError(f"migrations are not numbered 1..n: {[m.version for m in found]}")
+    return found
+
+
+MIGRATIONS = load_migrations()
+SCHEMA_VERSION = MIGRATIONS[-1].version
+
+
+def check_file(path: Path) -> int:
+    """Check an existing database file without changing it; return its schema version (0: no schema)."""
+    with path.open("rb") as fh:
+        header = fh.read(100)
+    if not header:
+        raise NotADatabaseError(f"{path} is an empty file, not a database of this bot; move it away or delete it")
+    if not header.startswith(SQLITE_HEADER) or len(header) < 100:
+        raise NotADatabaseError(f"{path} is not an SQLite database (its first bytes are {header[:16]!r})")
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            problems = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise CorruptDatabaseError(f"{path} is a damaged SQLite database: {exc}") from None
+    if problems != ["ok"]:
+        raise CorruptDatabaseError(f"{path} is a damaged SQLite database: {'; '.join(problems[:3])}")
+    if version > SCHEMA_VERSION:
+        raise NewerSchemaError(
+            f"{path} has schema version {version}, newer than this bot's {SCHEMA_VERSION}; "
+            "run a newer version of the bot on it, or use another DATABASE_PATH"
+        )
+    return version
+
+
+_current_tx: contextvars.ContextVar[Database | None] = contextvars.ContextVar("storage_tx", default=None)
+
+
+class Database:
+    """The process's connection.  Every statement runs under one lock, so a transaction of one coroutine
+    never interleaves with statements of another; nested ``transaction()`` blocks join the outer one."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        self.conn = conn
+        self.path = path
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Database:
+        path = Path(path)
+        version = check_file(path) if path.exists() else 0
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        db = cls(conn, path)
+        try:
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = FULL")
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await db._migrate(version)
+        except BaseException:
+            await conn.close()
+            raise
+        return db
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    async def _migrate(self, version: int) -> None:
+        for migration in MIGRATIONS:
+            if migration.version <= version:
+                continue
+            log.info("applying migration %04d_%s", migration.version, migration.name)
+            async with self.transaction():
+                for statement in split_sql(migration.sql):
+                    await self.conn.execute(statement)
+                await self.conn.execute(
+                    "INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
+                    (migration.version, migration.name),
+                )
+                await self.conn.execute(f"PRAGMA user_version = {migration.version}")
+
+    async def schema_version(self) -> int:
+        row = await self.fetchone("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    # --- transactions and statements ------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Database]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any error."""
+        if _current_tx.get() is self:
+            yield self
+            return
+        async with self._lock:
+            token = _current_tx.set(self)
+            try:
+                await self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self
+                except BaseException:
+                    await self.conn.execute("ROLLBACK")
+                    raise
+                await self.conn.execute("COMMIT")
+            finally:
+                _current_tx.reset(token)
+
+    @asynccontextmanager
+    async def _statement(self) -> AsyncIterator[None]:
+        if _current_tx.get() is self:
+            yield
+        else:
+            async with self._lock:
+                yield
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; return the number of rows it changed."""
+        async with self._statement():
+            cursor = await self.conn.execute(sql, params)
+            count = cursor.rowcount
+            await cursor.close()
+            return count
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run an INSERT; return the new row id."""
+        async with self._statement():
+            cursor = await self.conn.execute(sql, params)
+            rowid = cursor.lastrowid
+            await cursor.close()
+            assert rowid is not None
+            return rowid
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        async with self._statement():
+            await self.conn.executemany(sql, rows)
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        async with self._statement():
+            cursor = await self.conn.execute(sql, params)
+            cursor.row_factory = sqlite3.Row
+            row = await cursor.fetchone()
+            await cursor.close()
+            return row
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._statement():
+            cursor = await self.conn.execute(sql, params)
+            cursor.row_factory = sqlite3.Row
+            rows = await cursor.fetchall()
+            await cursor.close()
+            return list(rows)
+
+
+def split_sql(script: str) -> list[str]:
+    """Split a migration script into statements (our migrations have no semicolons inside literals or
+    triggers; ``sqlite3.complete_statement`` guards the split)."""
+    statements, buffer = [], ""
+    for line in script.splitlines(keepends=True):
+        if line.lstrip().startswith("--"):
+            continue
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        raise StorageError(f"incomplete SQL statement in a migration: {buffer.strip()[:80]!r}")
+    return statements

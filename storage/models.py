@@ -1,0 +1,137 @@
+"""Rows as pydantic models, each built from an ``sqlite3.Row`` by ``from_row`` with explicit columns."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any, ClassVar, Literal, Self
+
+from pydantic import BaseModel, ConfigDict, Field
+
+GameStatus = Literal["lobby", "active", "finished", "cancelled"]
+
+
+class Row(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    JSON_FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> Self:
+        data: dict[str, Any] = {key: row[key] for key in row.keys()}  # noqa: SIM118 - sqlite3.Row API
+        for name in cls.JSON_FIELDS:
+            if data.get(name) is not None:
+                data[name] = json.loads(data[name])
+        return cls.model_validate(data)
+
+
+class ChatSettings(BaseModel):
+    """Per-chat settings, stored as JSON in ``chats.settings``."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    language: str | None = None
+    default_variant: str = "four_card"
+    options: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    turn_timer: int = 60
+    computer_level: str = "strong"
+
+
+class ChatRow(Row):
+    chat_id: int
+    title: str
+    kind: str
+    settings: ChatSettings
+    JSON_FIELDS: ClassVar[tuple[str, ...]] = ("settings",)
+
+
+CHAT_COLUMNS = "chat_id, title, kind, settings"
+
+
+class PlayerRow(Row):
+    user_id: int
+    name: str
+    username: str | None = None
+    language: str | None = None
+    chosen_language: str | None = None
+    can_message: bool = False
+
+    @property
+    def effective_language(self) -> str | None:
+        return self.chosen_language or self.language
+
+
+PLAYER_COLUMNS = "user_id, name, username, language, chosen_language, can_message"
+
+
+class GameRow(Row):
+    game_id: int
+    chat_id: int
+    variant: str
+    options: dict[str, Any]
+    seed: int
+    status: GameStatus
+    creator_id: int | None
+    action_count: int
+    deal_no: int
+    totals: list[int]
+    outcome: dict[str, Any] | None
+    lobby_message_id: int | None
+    table_message_id: int | None
+    JSON_FIELDS: ClassVar[tuple[str, ...]] = ("options", "totals", "outcome")
+
+
+GAME_COLUMNS = (
+    "game_id, chat_id, variant, options, seed, status, creator_id, action_count, deal_no, totals, outcome, "
+    "lobby_message_id, table_message_id"
+)
+
+
+class SeatRow(Row):
+    game_id: int
+    seat: int
+    user_id: int | None
+    computer: str | None
+    hand_message_id: int | None
+    hand_deal_no: int | None
+
+
+SEAT_COLUMNS = "game_id, seat, user_id, computer, hand_message_id, hand_deal_no"
+
+
+class DealRow(Row):
+    game_id: int
+    deal_no: int
+    result: dict[str, Any]
+    JSON_FIELDS: ClassVar[tuple[str, ...]] = ("result",)
+
+
+DEAL_COLUMNS = "game_id, deal_no, result"
+
+
+class ResultRow(Row):
+    game_id: int
+    seat: int
+    chat_id: int
+    user_id: int | None
+    variant: str
+    won: bool
+    lost: bool
+    score: int
+    table_points: int
+    with_eggs: bool
+    cancelled: bool
+
+
+RESULT_COLUMNS = "game_id, seat, chat_id, user_id, variant, won, lost, score, table_points, with_eggs, cancelled"
+
+
+class TableLine(BaseModel):
+    """One player's line of a chat's all-time table."""
+
+    user_id: int
+    name: str
+    played: int
+    won: int
+    lost: int
+    table_points: int

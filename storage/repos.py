@@ -1,0 +1,444 @@
+"""Repositories: the only SQL of the project, parameterised, with explicit column lists.
+
+Each repository receives the ``Database``; ``Storage`` bundles them for the bot.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from engine import Action, DealResult, GameState, find_variant
+from storage.db import Database, DuplicateActionError, StorageError
+from storage.models import (
+    CHAT_COLUMNS,
+    DEAL_COLUMNS,
+    GAME_COLUMNS,
+    PLAYER_COLUMNS,
+    RESULT_COLUMNS,
+    SEAT_COLUMNS,
+    ChatRow,
+    ChatSettings,
+    DealRow,
+    GameRow,
+    PlayerRow,
+    ResultRow,
+    SeatRow,
+    TableLine,
+)
+
+NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+
+class OpenGameExistsError(StorageError):
+    """The chat already has a lobby or a running game (RULES X2)."""
+
+
+class SeatTakenError(StorageError):
+    """The seat is taken, or the player already sits in this game."""
+
+
+class ReplayMismatchError(StorageError):
+    """The stored action log does not rebuild the recorded state."""
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class ChatRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def ensure(self, chat_id: int, title: str = "", kind: str = "group") -> ChatRow:
+        await self.db.execute(
+            f"INSERT INTO chats (chat_id, title, kind) VALUES (?, ?, ?) "
+            f"ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title, kind = excluded.kind, updated_at = {NOW} "
+            "WHERE chats.title <> excluded.title OR chats.kind <> excluded.kind",
+            (chat_id, title, kind),
+        )
+        row = await self.get(chat_id)
+        assert row is not None
+        return row
+
+    async def get(self, chat_id: int) -> ChatRow | None:
+        row = await self.db.fetchone(f"SELECT {CHAT_COLUMNS} FROM chats WHERE chat_id = ?", (chat_id,))
+        return ChatRow.from_row(row) if row else None
+
+    async def save_settings(self, chat_id: int, settings: ChatSettings) -> None:
+        await self.db.execute(
+            f"UPDATE chats SET settings = ?, updated_at = {NOW} WHERE chat_id = ?",
+            (settings.model_dump_json(), chat_id),
+        )
+
+    async def migrate(self, old_chat_id: int, new_chat_id: int) -> None:
+        """A group became a supergroup: its lobby, game, series and results follow the new id."""
+        async with self.db.transaction():
+            if await self.get(old_chat_id) is None:
+                return
+            if await self.get(new_chat_id) is None:
+                await self.db.execute("UPDATE chats SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
+            else:
+                for table in ("games", "results", "chat_id_history"):
+                    await self.db.execute(
+                        f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
+                    )
+                await self.db.execute(
+                    "UPDATE chats SET settings = (SELECT settings FROM chats WHERE chat_id = ?) WHERE chat_id = ?",
+                    (old_chat_id, new_chat_id),
+                )
+                await self.db.execute("DELETE FROM chats WHERE chat_id = ?", (old_chat_id,))
+            await self.db.execute(
+                "INSERT OR REPLACE INTO chat_id_history (old_chat_id, chat_id) VALUES (?, ?)",
+                (old_chat_id, new_chat_id),
+            )
+
+    async def resolve(self, chat_id: int) -> int:
+        """The current id of a chat that may have migrated."""
+        row = await self.db.fetchone("SELECT chat_id FROM chat_id_history WHERE old_chat_id = ?", (chat_id,))
+        return int(row["chat_id"]) if row else chat_id
+
+
+class PlayerRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def upsert(
+        self, user_id: int, name: str, username: str | None = None, language: str | None = None
+    ) -> PlayerRow:
+        await self.db.execute(
+            "INSERT INTO players (user_id, name, username, language) VALUES (?, ?, ?, ?) "
+            f"ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, username = excluded.username, "
+            f"language = coalesce(excluded.language, players.language), updated_at = {NOW}",
+            (user_id, name, username, language),
+        )
+        row = await self.get(user_id)
+        assert row is not None
+        return row
+
+    async def get(self, user_id: int) -> PlayerRow | None:
+        row = await self.db.fetchone(f"SELECT {PLAYER_COLUMNS} FROM players WHERE user_id = ?", (user_id,))
+        return PlayerRow.from_row(row) if row else None
+
+    async def many(self, user_ids: Sequence[int]) -> dict[int, PlayerRow]:
+        if not user_ids:
+            return {}
+        marks = ",".join("?" * len(user_ids))
+        rows = await self.db.fetchall(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE user_id IN ({marks})", list(user_ids)
+        )
+        return {r["user_id"]: PlayerRow.from_row(r) for r in rows}
+
+    async def set_can_message(self, user_id: int, value: bool) -> None:
+        await self.db.execute(
+            f"UPDATE players SET can_message = ?, updated_at = {NOW} WHERE user_id = ?", (int(value), user_id)
+        )
+
+    async def set_language(self, user_id: int, language: str | None) -> None:
+        await self.db.execute(
+            f"UPDATE players SET chosen_language = ?, updated_at = {NOW} WHERE user_id = ?",
+            (language, user_id),
+        )
+
+
+class GameRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # --- lobby ----------------------------------------------------------------------------------------
+
+    async def create(
+        self, chat_id: int, variant: str, options: dict[str, Any], seed: int, creator_id: int | None
+    ) -> GameRow:
+        try:
+            game_id = await self.db.insert(
+                "INSERT INTO games (chat_id, variant, options, seed, creator_id) VALUES (?, ?, ?, ?, ?)",
+                (chat_id, variant, _json(options), seed, creator_id),
+            )
+        except sqlite3.IntegrityError as exc:
+            if "games.chat_id" in str(exc) or "UNIQUE" in str(exc):
+                raise OpenGameExistsError(f"chat {chat_id} already has an open game") from None
+            raise
+        row = await self.get(game_id)
+        assert row is not None
+        return row
+
+    async def get(self, game_id: int) -> GameRow | None:
+        row = await self.db.fetchone(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,))
+        return GameRow.from_row(row) if row else None
+
+    async def open_game(self, chat_id: int) -> GameRow | None:
+        """The chat's lobby or running game, if any."""
+        row = await self.db.fetchone(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE chat_id = ? AND status IN ('lobby', 'active')",
+            (chat_id,),
+        )
+        return GameRow.from_row(row) if row else None
+
+    async def with_status(self, *statuses: str) -> list[GameRow]:
+        marks = ",".join("?" * len(statuses))
+        rows = await self.db.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ({marks}) ORDER BY game_id", statuses
+        )
+        return [GameRow.from_row(r) for r in rows]
+
+    async def games_of_player(self, user_id: int, *statuses: str) -> list[GameRow]:
+        marks = ",".join("?" * len(statuses))
+        columns = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
+        rows = await self.db.fetchall(
+            f"SELECT {columns} FROM games g JOIN seats s ON s.game_id = g.game_id "
+            f"WHERE s.user_id = ? AND g.status IN ({marks}) ORDER BY g.game_id",
+            (user_id, *statuses),
+        )
+        return [GameRow.from_row(r) for r in rows]
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self.db.fetchall(f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        return [SeatRow.from_row(r) for r in rows]
+
+    async def take_seat(self, game_id: int, seat: int, user_id: int | None = None, computer: str | None = None) -> None:
+        try:
+            await self.db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, computer) VALUES (?, ?, ?, ?)",
+                (game_id, seat, user_id, computer),
+            )
+        except sqlite3.IntegrityError:
+            raise SeatTakenError(f"seat {seat} of game {game_id} is taken or user {user_id} is seated") from None
+
+    async def leave_seat(self, game_id: int, seat: int) -> None:
+        await self.db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+
+    async def set_seat_holder(
+        self, game_id: int, seat: int, user_id: int | None = None, computer: str | None = None
+    ) -> None:
+        """Hand a seat to a person or a computer player (kick, absence, return)."""
+        await self.db.execute(
+            "UPDATE seats SET user_id = ?, computer = ? WHERE game_id = ? AND seat = ?",
+            (user_id, computer, game_id, seat),
+        )
+
+    async def reseat(self, game_id: int, order: Sequence[int]) -> None:
+        """Renumber the seats: the seat now at ``order[i]`` becomes seat ``i``."""
+        async with self.db.transaction():
+            by_seat = {s.seat: s for s in await self.seats(game_id)}
+            await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            await self.db.executemany(
+                f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (game_id, new, s.user_id, s.computer, s.hand_message_id, s.hand_deal_no)
+                    for new, s in enumerate(by_seat[old] for old in order)
+                ],
+            )
+
+    async def set_status(self, game_id: int, status: str) -> None:
+        stamp = {"active": ", started_at = " + NOW, "finished": ", finished_at = " + NOW}.get(status, "")
+        await self.db.execute(
+            f"UPDATE games SET status = ?, updated_at = {NOW}{stamp} WHERE game_id = ?", (status, game_id)
+        )
+
+    async def set_options(self, game_id: int, variant: str, options: dict[str, Any]) -> None:
+        await self.db.execute(
+            f"UPDATE games SET variant = ?, options = ?, updated_at = {NOW} WHERE game_id = ? AND status = 'lobby'",
+            (variant, _json(options), game_id),
+        )
+
+    async def set_messages(
+        self, game_id: int, *, lobby_message_id: int | None = None, table_message_id: int | None = None
+    ) -> None:
+        if lobby_message_id is not None:
+            await self.db.execute(
+                "UPDATE games SET lobby_message_id = ? WHERE game_id = ?", (lobby_message_id, game_id)
+            )
+        if table_message_id is not None:
+            await self.db.execute(
+                "UPDATE games SET table_message_id = ? WHERE game_id = ?", (table_message_id, game_id)
+            )
+
+    async def set_hand_message(self, game_id: int, seat: int, message_id: int | None, deal_no: int | None) -> None:
+        await self.db.execute(
+            "UPDATE seats SET hand_message_id = ?, hand_deal_no = ? WHERE game_id = ? AND seat = ?",
+            (message_id, deal_no, game_id, seat),
+        )
+
+    # --- the action log -------------------------------------------------------------------------------
+
+    async def record(self, game: GameRow, state: GameState, user_id: int | None = None) -> None:
+        """Commit the actions of ``state`` beyond the stored count, with new deals and a finished series,
+        in one transaction.  Raises ``DuplicateActionError`` when another submission got there first."""
+        new_actions = state.history[game.action_count :]
+        if not new_actions:
+            return
+        async with self.db.transaction():
+            try:
+                await self.db.executemany(
+                    "INSERT INTO actions (game_id, seq, action, user_id) VALUES (?, ?, ?, ?)",
+                    [(game.game_id, game.action_count + i, a.text(), user_id) for i, a in enumerate(new_actions)],
+                )
+            except sqlite3.IntegrityError:
+                raise DuplicateActionError(
+                    f"game {game.game_id}: an action with seq {game.action_count} is already stored"
+                ) from None
+            changed = await self.db.execute(
+                f"UPDATE games SET action_count = ?, deal_no = ?, totals = ?, updated_at = {NOW} "
+                "WHERE game_id = ? AND action_count = ? AND status = 'active'",
+                (len(state.history), state.deal_no, _json(state.totals), game.game_id, game.action_count),
+            )
+            if changed != 1:
+                raise DuplicateActionError(f"game {game.game_id} moved on past seq {game.action_count}")
+            stored = await self.db.fetchone("SELECT count(*) AS n FROM deals WHERE game_id = ?", (game.game_id,))
+            for result in state.deals[stored["n"] if stored else 0 :]:
+                await self.db.execute(
+                    "INSERT INTO deals (game_id, deal_no, result) VALUES (?, ?, ?)",
+                    (game.game_id, result.deal_no, _json(dataclasses.asdict(result))),
+                )
+            if state.outcome is not None:
+                await self._finish(game, state, cancelled=False)
+
+    async def _finish(self, game: GameRow, state: GameState, cancelled: bool) -> None:
+        outcome = state.outcome
+        await self.db.execute(
+            f"UPDATE games SET status = ?, outcome = ?, finished_at = {NOW}, updated_at = {NOW} WHERE game_id = ?",
+            (
+                "cancelled" if cancelled else "finished",
+                _json(dataclasses.asdict(outcome)) if outcome else None,
+                game.game_id,
+            ),
+        )
+        seats = await self.seats(game.game_id)
+        rows = []
+        for seat in seats:
+            unit = seat.seat if not state.TEAMS else seat.seat % 2
+            rows.append(
+                (
+                    game.game_id,
+                    seat.seat,
+                    game.chat_id,
+                    seat.user_id,
+                    game.variant,
+                    int(bool(outcome and seat.seat in outcome.winners)),
+                    int(bool(outcome and seat.seat in outcome.losers)),
+                    state.totals[unit] if state.totals else 0,
+                    outcome.table_points[seat.seat] if outcome and outcome.table_points else 0,
+                    int(bool(outcome and outcome.with_eggs)),
+                    int(cancelled),
+                )
+            )
+        await self.db.executemany(
+            f"INSERT OR REPLACE INTO results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+
+    async def cancel(self, game: GameRow) -> None:
+        """End a lobby or a running game; a running game's results are kept, marked cancelled."""
+        async with self.db.transaction():
+            if game.status == "active":
+                state = await self.load_state(game)
+                await self._finish(game, state, cancelled=True)
+            else:
+                await self.set_status(game.game_id, "cancelled")
+
+    async def actions(self, game_id: int) -> list[Action]:
+        rows = await self.db.fetchall("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [Action.parse(r["action"]) for r in rows]
+
+    async def deals(self, game_id: int) -> list[DealResult]:
+        rows = await self.db.fetchall(
+            f"SELECT {DEAL_COLUMNS} FROM deals WHERE game_id = ? ORDER BY deal_no", (game_id,)
+        )
+        return [deal_result(DealRow.from_row(r).result) for r in rows]
+
+    async def load_state(self, game: GameRow) -> GameState:
+        """Rebuild the exact engine state by replaying the stored actions from the seed."""
+        actions = await self.actions(game.game_id)
+        if len(actions) != game.action_count:
+            raise ReplayMismatchError(
+                f"game {game.game_id}: {len(actions)} actions stored, {game.action_count} recorded"
+            )
+        state = find_variant(game.variant).new_game(game.seed, game.options)
+        for action in actions:
+            state.apply(action)
+        return state
+
+
+_DEAL_RESULT = TypeAdapter(DealResult)
+
+
+def deal_result(data: dict[str, Any]) -> DealResult:
+    return _DEAL_RESULT.validate_python(data)
+
+
+class ResultRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def of_game(self, game_id: int) -> list[ResultRow]:
+        rows = await self.db.fetchall(
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        return [ResultRow.from_row(r) for r in rows]
+
+    async def chat_table(self, chat_id: int, variant: str) -> list[TableLine]:
+        """The chat's all-time table for one game, best first (cancelled games do not count)."""
+        rows = await self.db.fetchall(
+            "SELECT r.user_id, p.name, count(*) AS played, sum(r.won) AS won, sum(r.lost) AS lost, "
+            "sum(r.table_points) AS table_points "
+            "FROM results r JOIN players p ON p.user_id = r.user_id "
+            "WHERE r.chat_id = ? AND r.variant = ? AND r.cancelled = 0 AND r.user_id IS NOT NULL "
+            "GROUP BY r.user_id ORDER BY table_points DESC, won DESC, lost ASC, p.name",
+            (chat_id, variant),
+        )
+        return [TableLine.model_validate(dict(r)) for r in rows]
+
+    async def player_totals(self, user_id: int) -> dict[str, dict[str, int]]:
+        rows = await self.db.fetchall(
+            "SELECT variant, count(*) AS played, sum(won) AS won, sum(lost) AS lost, "
+            "sum(with_eggs * lost) AS eggs, sum(table_points) AS table_points "
+            "FROM results WHERE user_id = ? AND cancelled = 0 GROUP BY variant ORDER BY variant",
+            (user_id,),
+        )
+        return {r["variant"]: {k: int(r[k] or 0) for k in r.keys() if k != "variant"} for r in rows}  # noqa: SIM118
+
+
+class UpdateRepo:
+    """Updates already handled, so one redelivered after a crash is not applied twice."""
+
+    KEEP = 50_000
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def claim(self, update_id: int) -> bool:
+        """True the first time an update id is seen (within the current transaction, if any)."""
+        changed = await self.db.execute("INSERT OR IGNORE INTO processed_updates (update_id) VALUES (?)", (update_id,))
+        return changed == 1
+
+    async def prune(self) -> None:
+        await self.db.execute(
+            "DELETE FROM processed_updates WHERE update_id < (SELECT max(update_id) FROM processed_updates) - ?",
+            (self.KEEP,),
+        )
+
+
+class Storage:
+    """The database and its repositories, opened once per process."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.chats = ChatRepo(db)
+        self.players = PlayerRepo(db)
+        self.games = GameRepo(db)
+        self.results = ResultRepo(db)
+        self.updates = UpdateRepo(db)
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Storage:
+        return cls(await Database.open(path))
+
+    async def close(self) -> None:
+        await self.db.close()
