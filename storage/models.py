@@ -78,12 +78,15 @@ class GameRow(Row):
     outcome: dict[str, Any] | None
     lobby_message_id: int | None
     table_message_id: int | None
+    announced_deals: int = 0
+    table_deal_no: int | None = None
+    updated_at: str = ""
     JSON_FIELDS: ClassVar[tuple[str, ...]] = ("options", "totals", "outcome")
 
 
 GAME_COLUMNS = (
     "game_id, chat_id, variant, options, seed, status, creator_id, action_count, deal_no, totals, outcome, "
-    "lobby_message_id, table_message_id"
+    "lobby_message_id, table_message_id, announced_deals, table_deal_no, updated_at"
 )
 
 

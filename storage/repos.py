@@ -248,17 +248,30 @@ class GameRepo:
             (variant, _json(options), game_id),
         )
 
-    async def set_messages(
-        self, game_id: int, *, lobby_message_id: int | None = None, table_message_id: int | None = None
-    ) -> None:
-        if lobby_message_id is not None:
-            await self.db.execute(
-                "UPDATE games SET lobby_message_id = ? WHERE game_id = ?", (lobby_message_id, game_id)
-            )
-        if table_message_id is not None:
-            await self.db.execute(
-                "UPDATE games SET table_message_id = ? WHERE game_id = ?", (table_message_id, game_id)
-            )
+    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
+        await self.db.execute("UPDATE games SET lobby_message_id = ? WHERE game_id = ?", (message_id, game_id))
+
+    async def set_table_message(self, game_id: int, message_id: int | None, deal_no: int | None) -> None:
+        await self.db.execute(
+            "UPDATE games SET table_message_id = ?, table_deal_no = ? WHERE game_id = ?",
+            (message_id, deal_no, game_id),
+        )
+
+    async def set_announced_deals(self, game_id: int, count: int) -> None:
+        """How many deal results (and, for a finished game, whether its end) the group has been sent."""
+        await self.db.execute("UPDATE games SET announced_deals = ? WHERE game_id = ?", (count, game_id))
+
+    async def touch(self, game_id: int) -> None:
+        await self.db.execute(f"UPDATE games SET updated_at = {NOW} WHERE game_id = ?", (game_id,))
+
+    async def unannounced(self) -> list[GameRow]:
+        """Running games, and finished ones whose results the group has not all been sent."""
+        rows = await self.db.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games g WHERE status = 'active' OR (status = 'finished' "
+            "AND announced_deals < (SELECT count(*) FROM deals d WHERE d.game_id = g.game_id) + 1) "
+            "ORDER BY game_id"
+        )
+        return [GameRow.from_row(r) for r in rows]
 
     async def set_hand_message(self, game_id: int, seat: int, message_id: int | None, deal_no: int | None) -> None:
         await self.db.execute(

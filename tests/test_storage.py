@@ -247,11 +247,14 @@ async def test_seats(storage: Storage) -> None:
         (2, None, "strong"),
     ]
     await storage.games.set_hand_message(game.game_id, 1, 555, 0)
-    await storage.games.set_messages(game.game_id, lobby_message_id=11, table_message_id=12)
+    await storage.games.set_lobby_message(game.game_id, 11)
+    await storage.games.set_table_message(game.game_id, 12, 0)
+    await storage.games.set_announced_deals(game.game_id, 3)
     seats = await storage.games.seats(game.game_id)
     assert (seats[1].hand_message_id, seats[1].hand_deal_no) == (555, 0)
     row = await storage.games.get(game.game_id)
-    assert row is not None and (row.lobby_message_id, row.table_message_id) == (11, 12)
+    assert row is not None
+    assert (row.lobby_message_id, row.table_message_id, row.table_deal_no, row.announced_deals) == (11, 12, 0, 3)
     await storage.games.set_seat_holder(game.game_id, 2, user_id=3)
     assert (await storage.games.seats(game.game_id))[2].user_id == 3
     await storage.games.leave_seat(game.game_id, 0)

@@ -1,0 +1,35 @@
+"""``python -m bot``: run the bot with long polling until SIGINT or SIGTERM."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from pydantic import ValidationError
+
+from bot.app import build_application
+from bot.config import Settings
+
+
+def main() -> int:
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        print(f"bad configuration: {exc}", file=sys.stderr)
+        return 2
+    if settings.bot_token is None or not settings.bot_token.get_secret_value().strip():
+        print(
+            "BOT_TOKEN is not set: create a bot with @BotFather in Telegram, then put its token in .env "
+            "(see .env.example) or in the environment.",
+            file=sys.stderr,
+        )
+        return 2
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    application = build_application(settings)
+    application.run_polling(allowed_updates=["message", "callback_query", "my_chat_member"], drop_pending_updates=False)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,22 @@
+"""Configuration from the environment or a ``.env`` file (see ``.env.example``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    bot_token: SecretStr | None = None
+    database_path: Path = Path("data/kozel.db")
+    telegram_base_url: str | None = None
+    log_level: str = "INFO"
+    lobby_ttl_seconds: float = 900.0
+    rate_overall_per_second: float = 30.0
+    rate_group_per_minute: float = 20.0
+    concurrent_updates: int = 64
+    poll_timeout_seconds: int = 30

@@ -1,0 +1,140 @@
+"""Sending and editing messages, the Telegram way.
+
+- Edits are coalesced per message: while one edit of a message is in flight, newer renders replace the
+  pending one, so only the newest is sent.
+- A text and keyboard identical to what the message already shows is not sent again, and Telegram's
+  "message is not modified" is never an error.
+- Messages are silent unless the caller asks for a notification (a player's turn).
+- ``RetryAfter`` (429) is waited out and the newest render is retried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import Counter
+from dataclasses import dataclass
+
+from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+
+log = logging.getLogger(__name__)
+
+MAX_TEXT = 4096
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+@dataclass(frozen=True)
+class Render:
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+
+    def key(self) -> tuple[str, str]:
+        markup = json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else ""
+        return self.text, markup
+
+
+def fit(text: str) -> str:
+    """Telegram refuses texts over 4,096 characters; long tables are cut, never the whole message lost."""
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+class Publisher:
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self._pending: dict[tuple[int, int], Render] = {}
+        self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self._shown: dict[tuple[int, int], tuple[str, str]] = {}
+        self.calls: Counter[str] = Counter()
+
+    async def send(
+        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, notify: bool = False
+    ) -> int | None:
+        """Send a new message; returns its id, or None when the chat cannot be written to (403)."""
+        render = Render(fit(text), markup)
+        for _attempt in range(3):
+            try:
+                self.calls["sendMessage"] += 1
+                message = await self.bot.send_message(
+                    chat_id,
+                    render.text,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup,
+                    disable_notification=not notify,
+                    link_preview_options=NO_PREVIEW,
+                )
+            except RetryAfter as exc:
+                await asyncio.sleep(_seconds(exc.retry_after))
+                continue
+            except Forbidden:
+                log.info("cannot write to chat %s", chat_id)
+                return None
+            self._shown[(chat_id, message.message_id)] = render.key()
+            return message.message_id
+        log.warning("gave up sending to chat %s after repeated flood waits", chat_id)
+        return None
+
+    def edit(self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        """Schedule an edit; only the newest of several pending edits of a message is sent."""
+        key = (chat_id, message_id)
+        render = Render(fit(text), markup)
+        if key not in self._pending and self._shown.get(key) == render.key():
+            return
+        self._pending[key] = render
+        if key not in self._workers:
+            self._workers[key] = asyncio.create_task(self._edit_worker(key))
+
+    async def _edit_worker(self, key: tuple[int, int]) -> None:
+        try:
+            while key in self._pending:
+                render = self._pending.pop(key)
+                if self._shown.get(key) == render.key():
+                    continue
+                try:
+                    self.calls["editMessageText"] += 1
+                    await self.bot.edit_message_text(
+                        render.text,
+                        chat_id=key[0],
+                        message_id=key[1],
+                        parse_mode=ParseMode.HTML,
+                        reply_markup=render.markup,
+                        link_preview_options=NO_PREVIEW,
+                    )
+                except RetryAfter as exc:
+                    await asyncio.sleep(_seconds(exc.retry_after))
+                    self._pending.setdefault(key, render)
+                    continue
+                except BadRequest as exc:
+                    if "not modified" not in str(exc).lower():
+                        log.warning("edit of %s failed: %s", key, exc)
+                except TelegramError as exc:
+                    log.warning("edit of %s failed: %s", key, exc)
+                self._shown[key] = render.key()
+        finally:
+            self._workers.pop(key, None)
+
+    async def delete(self, chat_id: int, message_id: int) -> bool:
+        key = (chat_id, message_id)
+        self._pending.pop(key, None)
+        self._shown.pop(key, None)
+        try:
+            self.calls["deleteMessage"] += 1
+            return bool(await self.bot.delete_message(chat_id, message_id))
+        except TelegramError as exc:
+            log.info("could not delete %s: %s", key, exc)
+            return False
+
+    async def flush(self) -> None:
+        """Wait until every scheduled edit has been sent."""
+        while self._workers:
+            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+
+    def forget(self, chat_id: int, message_id: int) -> None:
+        self._shown.pop((chat_id, message_id), None)
+
+
+def _seconds(value: object) -> float:
+    total = getattr(value, "total_seconds", None)
+    return float(total()) if callable(total) else float(value)  # type: ignore[arg-type]

@@ -1,0 +1,161 @@
+"""End-to-end harness: the real application, long polling a fake Bot API server on localhost, and
+simulated people who read what the bot sent them and press its buttons."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from telegram.ext import Application
+
+from bot.app import build_application
+from bot.config import Settings
+from bot.publisher import Publisher
+from bot.service import GameService
+from storage import Storage
+from tests.fake_telegram import BOT_USERNAME, FakeTelegram, Message
+
+GAME_DATA = re.compile(r"g(\d+):(\d+):(.+)")
+
+
+class BotRunner:
+    """Start and stop the real application against the fake server."""
+
+    def __init__(self, server: FakeTelegram, db_path: Path, **settings: Any) -> None:
+        self.server = server
+        self.db_path = db_path
+        self.settings = settings
+        self.app: Application | None = None  # type: ignore[type-arg]
+
+    async def start(self) -> None:
+        values: dict[str, Any] = {
+            "bot_token": self.server.token,
+            "database_path": self.db_path,
+            "telegram_base_url": self.server.base_url,
+            "rate_overall_per_second": 0,
+            "rate_group_per_minute": 0,
+            "poll_timeout_seconds": 1,
+            **self.settings,
+        }
+        app = build_application(Settings(**values))
+        await app.initialize()
+        if app.post_init:
+            await app.post_init(app)
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0.0, timeout=1)
+        await app.start()
+        self.app = app
+
+    async def stop(self) -> None:
+        app = self.app
+        assert app is not None and app.updater is not None
+        await app.updater.stop()
+        await app.stop()
+        await app.shutdown()
+        if app.post_shutdown:
+            await app.post_shutdown(app)
+        self.app = None
+
+    @property
+    def service(self) -> GameService:
+        assert self.app is not None
+        return cast(GameService, self.app.bot_data["service"])
+
+    @property
+    def storage(self) -> Storage:
+        assert self.app is not None
+        return cast(Storage, self.app.bot_data["storage"])
+
+    @property
+    def publisher(self) -> Publisher:
+        assert self.app is not None
+        return cast(Publisher, self.app.bot_data["publisher"])
+
+    async def settle(self) -> None:
+        await self.server.settled()
+        await self.publisher.flush()
+        await self.server.settled()
+
+
+@dataclass
+class Person:
+    """A simulated person: writes commands and presses buttons, like a human would."""
+
+    server: FakeTelegram
+    runner: BotRunner
+    user_id: int
+    name: str
+
+    async def say(self, chat_id: int, text: str) -> None:
+        await self.server.send_text(self.user_id, chat_id, text)
+        await self.runner.settle()
+
+    async def press(self, message: Message, data: str) -> dict[str, Any]:
+        query = await self.server.press(self.user_id, message, data)
+        answer = await self.server.answer_of(query)
+        await self.runner.settle()
+        return answer
+
+    async def join(self, lobby: Message) -> None:
+        url = next(b["url"] for b in lobby.buttons() if "url" in b)
+        payload = url.split("?start=")[1]
+        assert url.startswith(f"https://t.me/{BOT_USERNAME}?start=")
+        await self.say(self.user_id, f"/start {payload}")
+
+    def hand(self) -> Message | None:
+        """The latest message in his private chat that has game buttons."""
+        for message in reversed(self.server.bot_messages(self.user_id)):
+            if any(GAME_DATA.fullmatch(b.get("callback_data", "")) for b in message.buttons()):
+                return message
+        return None
+
+    def options(self) -> tuple[Message | None, list[str], list[str]]:
+        """His hand message, its action buttons and its card toggles."""
+        message = self.hand()
+        if message is None:
+            return None, [], []
+        actions, toggles = [], []
+        for button in message.buttons():
+            match = GAME_DATA.fullmatch(button.get("callback_data", ""))
+            if match and match[3].startswith("a"):
+                actions.append(button["callback_data"])
+            elif match and match[3].startswith("t") and not button["text"].startswith("·"):
+                toggles.append(button["callback_data"])
+        return message, actions, toggles
+
+    def my_turn(self) -> bool:
+        message = self.hand()
+        return message is not None and "👉" in message.text
+
+
+async def play_turn(person: Person, rng: random.Random) -> bool:
+    """Make one move as a person would: tap a playable card, or choose cards then the move button."""
+    for _ in range(8):
+        message, actions, toggles = person.options()
+        if message is None:
+            return False
+        if actions:
+            await person.press(message, rng.choice(actions))
+            return True
+        if not toggles:
+            return False
+        await person.press(message, rng.choice(toggles))
+    return False
+
+
+async def play_until(people: list[Person], done: Any, rng: random.Random, max_moves: int = 5000) -> int:
+    """Let the people play until ``done()`` is true; returns the number of moves made."""
+    moves = 0
+    while not await done():
+        movers = [p for p in people if p.my_turn()]
+        optional = [p for p in people if p not in movers and p.options()[1]]
+        if optional and rng.random() < 0.05:
+            movers = [rng.choice(optional)]
+        assert movers, "nobody can move, but the game is not over"
+        if await play_turn(rng.choice(movers), rng):
+            moves += 1
+        assert moves < max_moves
+    return moves

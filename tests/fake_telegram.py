@@ -1,0 +1,522 @@
+"""A fake Telegram Bot API server for end-to-end tests, on localhost (aiohttp).
+
+It implements the methods the bot uses with Telegram's JSON shapes and limits, and checks every request
+against the official description in ``shared/telegram-bot-api/api.json``: an unknown method, an unknown or
+missing parameter, or a value of the wrong type fails the request with 400, as Telegram would refuse it —
+and is recorded in ``violations`` so a test can fail on it.
+
+Tests drive simulated people through it: ``send_text`` and ``press`` put updates in the queue that the bot
+reads with long polling; every chat's messages (and their edits) are kept for assertions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import itertools
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+SPEC_PATH = Path(__file__).resolve().parents[2] / "shared" / "telegram-bot-api" / "api.json"
+BOT_ID = 7_000_000
+BOT_USERNAME = "kozel_test_bot"
+MAX_CALLBACK_BYTES = 64
+MAX_TEXT = 4096
+
+
+def find_spec() -> dict[str, Any]:
+    for candidate in (SPEC_PATH, Path.cwd().parent / "shared" / "telegram-bot-api" / "api.json"):
+        if candidate.exists():
+            return json.loads(candidate.read_text("utf-8"))  # type: ignore[no-any-return]
+    raise FileNotFoundError("shared/telegram-bot-api/api.json not found beside the repository")
+
+
+class ApiError(Exception):
+    def __init__(self, code: int, description: str, retry_after: int | None = None) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description
+        self.retry_after = retry_after
+
+
+@dataclass
+class Message:
+    chat_id: int
+    message_id: int
+    text: str
+    markup: dict[str, Any] | None
+    from_bot: bool
+    date: float
+    edits: int = 0
+    deleted: bool = False
+    notify: bool = False
+
+    def buttons(self) -> list[dict[str, Any]]:
+        if not self.markup:
+            return []
+        return [b for row in self.markup.get("inline_keyboard", []) for b in row]
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    at: float
+    error: str | None = None
+
+
+@dataclass
+class User:
+    user_id: int
+    first_name: str
+    language_code: str = "en"
+    started: bool = False
+    blocked: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.user_id, "is_bot": False, "first_name": self.first_name, "language_code": self.language_code}
+
+
+@dataclass
+class Chat:
+    chat_id: int
+    kind: str
+    title: str = ""
+    admins: set[int] = field(default_factory=set)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.chat_id, "type": self.kind}
+        if self.kind == "private":
+            data["first_name"] = self.title
+        else:
+            data["title"] = self.title
+        return data
+
+
+class SpecChecker:
+    """Checks request parameters against api.json: names, presence and types, recursively."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.methods = {name.lower(): m for name, m in spec["methods"].items()}
+        self.types = spec["types"]
+
+    def method(self, name: str) -> dict[str, Any]:
+        method = self.methods.get(name.lower())
+        if method is None:
+            raise ApiError(404, "Not Found: method not found")
+        return method
+
+    def decode(self, method: dict[str, Any], raw: dict[str, str]) -> dict[str, Any]:
+        fields = {f["name"]: f for f in method.get("fields", [])}
+        params: dict[str, Any] = {}
+        for name, value in raw.items():
+            spec = fields.get(name)
+            if spec is None:
+                raise ApiError(400, f"Bad Request: unknown parameter {name!r} of {method['name']}")
+            params[name] = self.decode_value(value, spec["types"], f"{method['name']}.{name}")
+        for name, spec in fields.items():
+            if spec["required"] and name not in params:
+                raise ApiError(400, f"Bad Request: parameter {name!r} of {method['name']} is required")
+        return params
+
+    def decode_value(self, raw: str, types: list[str], where: str) -> Any:
+        if types == ["String"]:
+            return raw
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            if "String" in types:
+                return raw
+            raise ApiError(400, f"Bad Request: {where} is not valid JSON: {raw[:40]!r}") from None
+        if "String" in types and not isinstance(value, str) and not any(self.matches(value, t) for t in types):
+            return raw
+        if not any(self.matches(value, t) for t in types):
+            raise ApiError(400, f"Bad Request: {where} has the wrong type for {types}: {raw[:60]!r}")
+        return value
+
+    def matches(self, value: Any, type_name: str) -> bool:
+        if type_name.startswith("Array of "):
+            inner = type_name.removeprefix("Array of ")
+            return isinstance(value, list) and all(self.matches(v, inner) for v in value)
+        if type_name == "Integer":
+            return isinstance(value, int) and not isinstance(value, bool)
+        if type_name == "Float":
+            return isinstance(value, int | float) and not isinstance(value, bool)
+        if type_name == "Boolean":
+            return isinstance(value, bool)
+        if type_name == "String":
+            return isinstance(value, str)
+        if type_name == "InputFile":
+            return False
+        spec = self.types.get(type_name)
+        if spec is None or not isinstance(value, dict):
+            return False
+        if "subtypes" in spec:
+            return any(self.matches(value, sub) for sub in spec["subtypes"])
+        fields = {f["name"]: f for f in spec.get("fields", [])}
+        if any(key not in fields for key in value):
+            return False
+        if any(f["required"] and name not in value for name, f in fields.items()):
+            return False
+        return all(any(self.matches(v, t) for t in fields[k]["types"]) for k, v in value.items())
+
+
+def visible_length(text: str, parse_mode: str | None) -> int:
+    if parse_mode and parse_mode.upper() == "HTML":
+        text = html.unescape(re.sub(r"<[^>]+>", "", text))
+    return len(text)
+
+
+class FakeTelegram:
+    """The server and the simulated world it holds: users, chats, messages, updates."""
+
+    def __init__(self) -> None:
+        self.checker = SpecChecker(find_spec())
+        self.users: dict[int, User] = {}
+        self.chats: dict[int, Chat] = {}
+        self.messages: dict[tuple[int, int], Message] = {}
+        self.calls: list[Call] = []
+        self.violations: list[str] = []
+        self.answers: dict[str, dict[str, Any]] = {}
+        self.flood: dict[str, int] = {}  # method -> how many next calls get 429
+        self._next_message: dict[int, itertools.count[int]] = {}
+        self._updates: list[dict[str, Any]] = []
+        self._update_ids = itertools.count(1)
+        self._callback_ids = itertools.count(1)
+        self._confirmed = 0
+        self._new_update = asyncio.Condition()
+        self.in_flight = 0
+        self.runner: web.AppRunner | None = None
+        self.port = 0
+        self.token = "123456:TEST-token"
+
+    # --- lifecycle --------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self.handle)
+        self.runner = web.AppRunner(app, access_log=None)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets
+        self.port = server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        async with self._new_update:
+            self._new_update.notify_all()
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    # --- the world --------------------------------------------------------------------------------------
+
+    def add_user(self, user_id: int, name: str, language: str = "en") -> User:
+        user = self.users[user_id] = User(user_id, name, language)
+        self.chats.setdefault(user_id, Chat(user_id, "private", name))
+        return user
+
+    def add_group(self, chat_id: int, title: str, kind: str = "supergroup", admins: set[int] | None = None) -> Chat:
+        chat = self.chats[chat_id] = Chat(chat_id, kind, title, admins or set())
+        return chat
+
+    def chat_messages(self, chat_id: int, include_deleted: bool = False) -> list[Message]:
+        return sorted(
+            (m for (c, _), m in self.messages.items() if c == chat_id and (include_deleted or not m.deleted)),
+            key=lambda m: m.message_id,
+        )
+
+    def bot_messages(self, chat_id: int) -> list[Message]:
+        return [m for m in self.chat_messages(chat_id) if m.from_bot]
+
+    def _message_id(self, chat_id: int) -> int:
+        return next(self._next_message.setdefault(chat_id, itertools.count(1)))
+
+    async def _push(self, update: dict[str, Any]) -> int:
+        update_id = next(self._update_ids)
+        update["update_id"] = update_id
+        async with self._new_update:
+            self._updates.append(update)
+            self._new_update.notify_all()
+        return update_id
+
+    async def send_text(self, user_id: int, chat_id: int, text: str) -> int:
+        """A person writes in a chat (a command gets its bot_command entity)."""
+        user, chat = self.users[user_id], self.chats[chat_id]
+        if chat.kind == "private":
+            user.started = True
+            user.blocked = False
+        message_id = self._message_id(chat_id)
+        self.messages[(chat_id, message_id)] = Message(chat_id, message_id, text, None, False, time.time())
+        payload: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(time.time()),
+            "chat": chat.to_dict(),
+            "from": user.to_dict(),
+            "text": text,
+        }
+        if text.startswith("/"):
+            payload["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split(maxsplit=1)[0])}]
+        return await self._push({"message": payload})
+
+    async def migrate(self, old_chat_id: int, new_chat_id: int) -> int:
+        old = self.chats[old_chat_id]
+        self.add_group(new_chat_id, old.title, "supergroup", set(old.admins))
+        payload = {
+            "message_id": self._message_id(old_chat_id),
+            "date": int(time.time()),
+            "chat": old.to_dict(),
+            "migrate_to_chat_id": new_chat_id,
+        }
+        return await self._push({"message": payload})
+
+    async def press(self, user_id: int, message: Message, data: str) -> str:
+        """A person taps an inline button; returns the callback query id (its answer lands in ``answers``)."""
+        query_id = str(next(self._callback_ids))
+        chat = self.chats[message.chat_id]
+        await self._push(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": self.users[user_id].to_dict(),
+                    "chat_instance": str(message.chat_id),
+                    "data": data,
+                    "message": {
+                        "message_id": message.message_id,
+                        "date": int(message.date),
+                        "chat": chat.to_dict(),
+                        "from": self.bot_user(),
+                        "text": message.text,
+                    },
+                }
+            }
+        )
+        return query_id
+
+    async def answer_of(self, query_id: str, timeout: float = 10.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while query_id not in self.answers:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"callback query {query_id} was never answered")
+            await asyncio.sleep(0.002)
+        return self.answers[query_id]
+
+    async def settled(self, timeout: float = 15.0) -> None:
+        """Wait until every queued update was fetched and no request is being handled."""
+        deadline = time.monotonic() + timeout
+        quiet_since: float | None = None
+        while True:
+            now = time.monotonic()
+            busy = self._confirmed < len(self._updates) or self.in_flight > 0
+            if busy:
+                quiet_since = None
+            elif quiet_since is None:
+                quiet_since = now
+            elif now - quiet_since > 0.03:
+                return
+            if now > deadline:
+                raise TimeoutError("the bot did not settle")
+            await asyncio.sleep(0.005)
+
+    @staticmethod
+    def bot_user() -> dict[str, Any]:
+        return {"id": BOT_ID, "is_bot": True, "first_name": "Kozel", "username": BOT_USERNAME}
+
+    # --- HTTP -------------------------------------------------------------------------------------------
+
+    async def handle(self, request: web.Request) -> web.Response:
+        method_name = request.match_info["method"]
+        raw: dict[str, str] = {}
+        if request.can_read_body:
+            if request.content_type == "application/json":
+                raw = {k: v if isinstance(v, str) else json.dumps(v) for k, v in (await request.json()).items()}
+            else:
+                raw = {k: str(v) for k, v in (await request.post()).items()}
+        raw.update(request.query)
+        long_poll = method_name.lower() == "getupdates"
+        if not long_poll:
+            self.in_flight += 1
+        call = Call(method_name, dict(raw), time.time())
+        self.calls.append(call)
+        try:
+            if request.match_info["token"] != self.token:
+                raise ApiError(401, "Unauthorized")
+            spec = self.checker.method(method_name)
+            params = self.checker.decode(spec, raw)
+            call.params = params
+            remaining = self.flood.get(spec["name"], 0)
+            if remaining:
+                self.flood[spec["name"]] = remaining - 1
+                raise ApiError(429, "Too Many Requests: retry after 1", retry_after=1)
+            result = await getattr(self, "m_" + spec["name"])(params)
+            return web.json_response({"ok": True, "result": result})
+        except ApiError as exc:
+            call.error = exc.description
+            if exc.code == 400 and (
+                "unknown parameter" in exc.description
+                or "wrong type" in exc.description
+                or "is required" in exc.description
+                or "not valid JSON" in exc.description
+            ):
+                self.violations.append(f"{method_name}: {exc.description}")
+            if exc.code == 404:
+                self.violations.append(f"{method_name}: unknown method")
+            body: dict[str, Any] = {"ok": False, "error_code": exc.code, "description": exc.description}
+            if exc.retry_after is not None:
+                body["parameters"] = {"retry_after": exc.retry_after}
+            return web.json_response(body, status=exc.code)
+        finally:
+            if not long_poll:
+                self.in_flight -= 1
+
+    # --- methods ----------------------------------------------------------------------------------------
+
+    async def m_getMe(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {**self.bot_user(), "can_join_groups": True, "can_read_all_group_messages": False,
+                "supports_inline_queries": False}  # fmt: skip
+
+    async def m_deleteWebhook(self, params: dict[str, Any]) -> bool:
+        return True
+
+    async def m_setMyCommands(self, params: dict[str, Any]) -> bool:
+        for command in params["commands"]:
+            if not re.fullmatch(r"[a-z0-9_]{1,32}", command["command"]) or not 1 <= len(command["description"]) <= 256:
+                raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
+        return True
+
+    async def m_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = params.get("offset", 0)
+        if offset:
+            self._confirmed = max(self._confirmed, offset - 1)
+        timeout = min(float(params.get("timeout", 0)), 5.0)
+        deadline = time.monotonic() + timeout
+        async with self._new_update:
+            while True:
+                pending = [u for u in self._updates if u["update_id"] >= max(offset, 1)]
+                if pending or time.monotonic() >= deadline:
+                    return pending[: params.get("limit", 100)]
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._new_update.wait(), deadline - time.monotonic())
+
+    def _check_text(self, params: dict[str, Any]) -> None:
+        length = visible_length(params["text"], params.get("parse_mode"))
+        if length == 0:
+            raise ApiError(400, "Bad Request: message text is empty")
+        if length > MAX_TEXT:
+            raise ApiError(400, "Bad Request: message is too long")
+
+    def _check_markup(self, markup: dict[str, Any] | None) -> None:
+        for row in (markup or {}).get("inline_keyboard", []):
+            for button in row:
+                data = button.get("callback_data")
+                if data is not None and not 1 <= len(data.encode()) <= MAX_CALLBACK_BYTES:
+                    raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+
+    def _chat(self, chat_id: Any) -> Chat:
+        chat = self.chats.get(int(chat_id))
+        if chat is None:
+            raise ApiError(400, "Bad Request: chat not found")
+        if chat.kind == "private":
+            user = self.users[chat.chat_id]
+            if user.blocked:
+                raise ApiError(403, "Forbidden: bot was blocked by the user")
+            if not user.started:
+                raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        return chat
+
+    async def m_sendMessage(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat = self._chat(params["chat_id"])
+        self._check_text(params)
+        self._check_markup(params.get("reply_markup"))
+        message_id = self._message_id(chat.chat_id)
+        message = Message(
+            chat.chat_id, message_id, params["text"], params.get("reply_markup"), True, time.time(),
+            notify=not params.get("disable_notification", False),
+        )  # fmt: skip
+        self.messages[(chat.chat_id, message_id)] = message
+        return self._message_json(message)
+
+    def _message_json(self, message: Message) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "message_id": message.message_id,
+            "date": int(message.date),
+            "chat": self.chats[message.chat_id].to_dict(),
+            "from": self.bot_user(),
+            "text": re.sub(r"<[^>]+>", "", message.text),
+        }
+        if message.markup:
+            data["reply_markup"] = message.markup
+        return data
+
+    def _own_message(self, params: dict[str, Any]) -> Message:
+        chat = self._chat(params["chat_id"])
+        message = self.messages.get((chat.chat_id, int(params["message_id"])))
+        if message is None or message.deleted:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        if not message.from_bot:
+            raise ApiError(400, "Bad Request: message can't be edited")
+        return message
+
+    async def m_editMessageText(self, params: dict[str, Any]) -> dict[str, Any]:
+        if "chat_id" not in params or "message_id" not in params:
+            raise ApiError(400, "Bad Request: message identifier is not specified")
+        message = self._own_message(params)
+        self._check_text(params)
+        self._check_markup(params.get("reply_markup"))
+        markup = params.get("reply_markup")
+        if markup == {"inline_keyboard": []}:
+            markup = None
+        if message.text == params["text"] and message.markup == markup:
+            raise ApiError(
+                400,
+                "Bad Request: message is not modified: specified new message content and reply markup are "
+                "exactly the same as a current content and reply markup of the message",
+            )
+        message.text = params["text"]
+        message.markup = markup
+        message.edits += 1
+        return self._message_json(message)
+
+    async def m_deleteMessage(self, params: dict[str, Any]) -> bool:
+        chat = self._chat(params["chat_id"])
+        message = self.messages.get((chat.chat_id, int(params["message_id"])))
+        if message is None or message.deleted:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        message.deleted = True
+        return True
+
+    async def m_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
+        query_id = params["callback_query_id"]
+        if query_id in self.answers:
+            raise ApiError(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
+        if len(params.get("text", "")) > 200:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        self.answers[query_id] = params
+        return True
+
+    async def m_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat = self._chat(params["chat_id"])
+        user = self.users.get(params["user_id"])
+        if user is None:
+            raise ApiError(400, "Bad Request: user not found")
+        status = "administrator" if user.user_id in chat.admins else "member"
+        data: dict[str, Any] = {"status": status, "user": user.to_dict()}
+        if status == "administrator":
+            data.update(
+                can_be_edited=False, is_anonymous=False, can_manage_chat=True, can_delete_messages=True,
+                can_manage_video_chats=True, can_restrict_members=True, can_promote_members=False,
+                can_change_info=True, can_invite_users=True, can_post_stories=False, can_edit_stories=False,
+                can_delete_stories=False,
+            )  # fmt: skip
+        return data
