@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 
 from pydantic import ValidationError
@@ -24,6 +25,7 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
+    os.environ.setdefault("PTB_TIMEDELTA", "1")  # flood waits as timedelta, the library's future default
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     application = build_application(settings)

@@ -48,7 +48,7 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
 
     async def post_init(application: Application) -> None:  # type: ignore[type-arg]
         storage = await Storage.open(settings.database_path)
-        publisher = Publisher(application.bot)
+        publisher = Publisher(application.bot, settings.group_messages_per_minute, settings.group_period_seconds)
         service = GameService(storage, publisher, application.bot.username, settings.lobby_ttl_seconds)
         application.bot_data.update(storage=storage, publisher=publisher, service=service)
         restored = await service.restore()

@@ -18,5 +18,7 @@ class Settings(BaseSettings):
     lobby_ttl_seconds: float = 900.0
     rate_overall_per_second: float = 30.0
     rate_group_per_minute: float = 20.0
+    group_messages_per_minute: int = 20
+    group_period_seconds: float = 60.0
     concurrent_updates: int = 64
     poll_timeout_seconds: int = 30

@@ -6,6 +6,8 @@
   "message is not modified" is never an error.
 - Messages are silent unless the caller asks for a notification (a player's turn).
 - ``RetryAfter`` (429) is waited out and the newest render is retried.
+- New messages to a group are paced to ``group_limit`` per ``group_period`` seconds (Telegram allows
+  about 20 a minute in one group), on top of the application's rate limiter.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import Counter
+import time
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
@@ -42,8 +45,12 @@ def fit(text: str) -> str:
 
 
 class Publisher:
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, group_limit: int = 20, group_period: float = 60.0) -> None:
         self.bot = bot
+        self.group_limit = group_limit
+        self.group_period = group_period
+        self._group_sends: defaultdict[int, deque[float]] = defaultdict(deque)
+        self._group_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._pending: dict[tuple[int, int], Render] = {}
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}
@@ -53,6 +60,25 @@ class Publisher:
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, notify: bool = False
     ) -> int | None:
         """Send a new message; returns its id, or None when the chat cannot be written to (403)."""
+        if chat_id < 0 and self.group_limit:
+            async with self._group_locks[chat_id]:
+                await self._pace(chat_id)
+                return await self._send(chat_id, text, markup, notify)
+        return await self._send(chat_id, text, markup, notify)
+
+    async def _pace(self, chat_id: int) -> None:
+        """Wait until one more message fits into the group's window."""
+        sent = self._group_sends[chat_id]
+        while True:
+            now = time.monotonic()
+            while sent and now - sent[0] >= self.group_period:
+                sent.popleft()
+            if len(sent) < self.group_limit:
+                sent.append(now)
+                return
+            await asyncio.sleep(self.group_period - (now - sent[0]) + 0.001)
+
+    async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, notify: bool) -> int | None:
         render = Render(fit(text), markup)
         for _attempt in range(3):
             try:

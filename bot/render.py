@@ -55,7 +55,7 @@ def cards_label(cards: Sequence[Card], variant: str) -> str:
 def sort_hand(cards: Iterable[Card], variant: str, trump: int | None = None) -> list[Card]:
     """Cards sorted for display: by suit and rank order of the game (trumps together, classic trumps first)."""
     if variant == "classic":
-        return sorted(cards, key=lambda c: (ESUIT[c] != TRUMP_SUIT, ESUIT[c], -POWER[c]))
+        return sorted(cards, key=lambda c: (ESUIT[c] != TRUMP_SUIT, ESUIT[c], POWER[c]))
     if variant == "four_card":
         return sorted(cards, key=lambda c: (c.suit == trump, int(c.suit), FOUR_CARD_ORDER[c]))
     return sorted(cards, key=lambda c: (int(c.suit), int(c.rank)))
@@ -287,14 +287,12 @@ def render_hand_closed(deal_no: int, lang: str, game_over: bool) -> str:
 # --- results ------------------------------------------------------------------------------------------------
 
 
-def render_deal_result(result: DealResult, variant: str, seating: Seating, lang: str, next_leader: int | None) -> str:
+def render_deal_result(result: DealResult, variant: str, seating: Seating, lang: str) -> str:
     lines = [t(lang, "deal.header", deal=result.deal_no + 1, game=game_title(variant, lang))]
     if variant == "czech":
         lines += czech_result_lines(result, seating, lang)
     else:
         lines += team_result_lines(result, variant, seating, lang)
-    if next_leader is not None:
-        lines.append(t(lang, "deal.next", name=seating.name(next_leader)))
     return "\n".join(lines)
 
 

@@ -419,8 +419,7 @@ class GameService:
     def show_table(self, live: Live) -> None:
         if live.game.table_message_id is None:
             return
-        text = render_table(live.state.view(None), live.seating, live.chat_lang)
-        self.publisher.edit(live.game.chat_id, live.game.table_message_id, text)
+        self.publisher.edit(live.game.chat_id, live.game.table_message_id, self.table_text(live))
 
     def show_hand(self, live: Live, seat: int) -> None:
         user = live.user_of(seat)
@@ -461,8 +460,7 @@ class GameService:
         if resume and game.table_message_id is not None and game.table_deal_no == state.deal_no:
             self.show_table(live)
         else:
-            text = render_table(state.view(None), live.seating, live.chat_lang)
-            message_id = await self.publisher.send(game.chat_id, text)
+            message_id = await self.publisher.send(game.chat_id, self.table_text(live))
             await self.storage.games.set_table_message(game.game_id, message_id, state.deal_no)
             live.game = game.model_copy(update={"table_message_id": message_id, "table_deal_no": state.deal_no})
         for seat in range(state.num_players):
@@ -472,8 +470,22 @@ class GameService:
             else:
                 await self.resend_hand(live, seat, notify=seat == state.to_move)
 
+    def prelude(self, live: Live, deal_no: int) -> str:
+        """The head of deal ``deal_no``'s table message: the previous deal's result, so that every result
+        stays in the group's history without a message of its own."""
+        deals = live.state.deals
+        if 1 <= deal_no <= len(deals):
+            return render_deal_result(deals[deal_no - 1], live.game.variant, live.seating, live.chat_lang) + "\n\n"
+        return ""
+
+    def table_text(self, live: Live) -> str:
+        """The group's table of the current deal, headed by the previous deal's result."""
+        state = live.state
+        return self.prelude(live, state.deal_no) + render_table(state.view(None), live.seating, live.chat_lang)
+
     async def announce(self, live: Live, deal_count_before: int) -> None:
-        """Close the finished deal's messages and post its result (and the series' end)."""
+        """A deal has ended: close its table and hand messages; at the end of the series post the last result
+        and the outcome (a continuing series shows the result at the head of the next table message)."""
         state = live.state
         game = live.game
         lang = live.chat_lang
@@ -486,14 +498,13 @@ class GameService:
                     closed = render_hand_closed(finished, live.lang_of(seat), state.is_over)
                     self.publisher.edit(user, message_id, closed)
             if game.table_message_id is not None and (game.table_deal_no != state.deal_no or state.is_over):
-                self.publisher.edit(game.chat_id, game.table_message_id, t(lang, "hand.deal_over", deal=finished))
-        for result in state.deals[deal_count_before:]:
-            next_leader = None if state.is_over or result is not state.deals[-1] else state.to_move
-            text = render_deal_result(result, game.variant, live.seating, lang, next_leader)
-            await self.publisher.send(game.chat_id, text)
+                closed = self.prelude(live, finished - 1) + t(lang, "hand.deal_over", deal=finished)
+                self.publisher.edit(game.chat_id, game.table_message_id, closed)
         announced = len(state.deals)
         if state.outcome is not None and deal_count_before <= len(state.deals):
-            await self.publisher.send(game.chat_id, render_outcome(state.outcome, game.variant, live.seating, lang))
+            parts = [render_deal_result(r, game.variant, live.seating, lang) for r in state.deals[deal_count_before:]]
+            parts.append(render_outcome(state.outcome, game.variant, live.seating, lang))
+            await self.publisher.send(game.chat_id, "\n\n".join(parts))
             announced += 1
         await self.storage.games.set_announced_deals(game.game_id, announced)
         live.game = game.model_copy(update={"announced_deals": announced})

@@ -96,7 +96,7 @@ class Person:
     async def press(self, message: Message, data: str) -> dict[str, Any]:
         query = await self.server.press(self.user_id, message, data)
         answer = await self.server.answer_of(query)
-        await self.runner.settle()
+        await self.runner.publisher.flush()  # the handler scheduled its edits before it answered
         return answer
 
     async def join(self, lobby: Message) -> None:

@@ -64,6 +64,21 @@ class Message:
         return [b for row in self.markup.get("inline_keyboard", []) for b in row]
 
 
+@dataclass(frozen=True)
+class Shown:
+    """One text a chat was shown: a new message or an edit, in order."""
+
+    chat_id: int
+    message_id: int
+    text: str
+    markup: dict[str, Any] | None
+    at: float
+    method: str
+
+    def buttons(self) -> list[dict[str, Any]]:
+        return [b for row in (self.markup or {}).get("inline_keyboard", []) for b in row]
+
+
 @dataclass
 class Call:
     method: str
@@ -183,6 +198,7 @@ class FakeTelegram:
         self.chats: dict[int, Chat] = {}
         self.messages: dict[tuple[int, int], Message] = {}
         self.calls: list[Call] = []
+        self.shown: list[Shown] = []
         self.violations: list[str] = []
         self.answers: dict[str, dict[str, Any]] = {}
         self.flood: dict[str, int] = {}  # method -> how many next calls get 429
@@ -323,7 +339,7 @@ class FakeTelegram:
                 quiet_since = None
             elif quiet_since is None:
                 quiet_since = now
-            elif now - quiet_since > 0.03:
+            elif now - quiet_since > 0.015:
                 return
             if now > deadline:
                 raise TimeoutError("the bot did not settle")
@@ -445,6 +461,7 @@ class FakeTelegram:
             notify=not params.get("disable_notification", False),
         )  # fmt: skip
         self.messages[(chat.chat_id, message_id)] = message
+        self.shown.append(Shown(chat.chat_id, message_id, message.text, message.markup, time.time(), "sendMessage"))
         return self._message_json(message)
 
     def _message_json(self, message: Message) -> dict[str, Any]:
@@ -486,6 +503,9 @@ class FakeTelegram:
         message.text = params["text"]
         message.markup = markup
         message.edits += 1
+        self.shown.append(
+            Shown(message.chat_id, message.message_id, message.text, markup, time.time(), "editMessageText")
+        )
         return self._message_json(message)
 
     async def m_deleteMessage(self, params: dict[str, Any]) -> bool:

@@ -1,0 +1,342 @@
+"""End to end: the real application over real HTTP against the fake Bot API server, with simulated people
+who open a game, join through the deep link and play complete series by pressing the buttons they were sent.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.render import Seating, card_label, render_deal_result, render_outcome
+from engine import Card, GameState, Kind, find_variant
+from storage import GameRow
+from tests.e2e import GAME_DATA, BotRunner, Person, play_until
+from tests.fake_telegram import FakeTelegram, Message
+
+GROUP = -1001
+PERIOD = 3.0  # the tests run the group pacing at 20 messages per 3 s instead of per minute
+FACE_UP = (Kind.LEAD, Kind.BEAT, Kind.MOLODKA, Kind.PLAY, Kind.DOUBLE)
+
+
+@dataclass
+class World:
+    server: FakeTelegram
+    runner: BotRunner
+    path: Path
+
+    def person(self, user_id: int, name: str, language: str = "en") -> Person:
+        self.server.add_user(user_id, name, language)
+        return Person(self.server, self.runner, user_id, name)
+
+    def group_messages(self, chat_id: int = GROUP) -> list[Message]:
+        return self.server.bot_messages(chat_id)
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    server = FakeTelegram()
+    await server.start()
+    runner = BotRunner(server, tmp_path / "bot.db", group_period_seconds=PERIOD, lobby_ttl_seconds=600)
+    await runner.start()
+    server.add_group(GROUP, "Friends", admins={1})
+    yield World(server, runner, tmp_path)
+    if runner.app is not None:
+        await runner.stop()
+    await server.stop()
+
+
+async def open_game(world: World, command: str, players: int) -> tuple[list[Person], GameRow]:
+    people = [world.person(i + 1, f"P{i + 1}") for i in range(players)]
+    await people[0].say(GROUP, command)
+    lobby = world.group_messages()[-1]
+    for person in people:
+        await person.join(lobby)
+    lobby = world.server.messages[(GROUP, lobby.message_id)]
+    start = next(b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(":start"))
+    answer = await people[0].press(lobby, start)
+    assert not answer.get("show_alert"), answer
+    game = await world.runner.storage.games.open_game(GROUP)
+    assert game is not None and game.status == "active"
+    return people, game
+
+
+async def finished(world: World, game_id: int) -> bool:
+    row = await world.runner.storage.games.get(game_id)
+    return row is not None and row.status != "active"
+
+
+async def replay(world: World, game_id: int) -> tuple[GameRow, GameState]:
+    row = await world.runner.storage.games.get(game_id)
+    assert row is not None
+    return row, await world.runner.storage.games.load_state(row)
+
+
+def labels(variant: str) -> dict[str, Card]:
+    return {card_label(c, variant): c for c in find_variant(variant).deck}
+
+
+def card_pattern(variant: str) -> re.Pattern[str]:
+    names = sorted(labels(variant), key=len, reverse=True)
+    return re.compile("|".join(re.escape(n) for n in names))
+
+
+def check_hands_show_only_own_cards(world: World, row: GameRow, state: GameState) -> int:
+    """Every hand render: its card buttons are exactly the player's hand at the version it was drawn for."""
+    seat_of = {s: seat for seat, s in enumerate(range(1, state.num_players + 1))}
+    by_label = labels(row.variant)
+    renders = []
+    for shown in world.server.shown:
+        if shown.chat_id < 0:
+            continue
+        versions = {int(m[2]) for b in shown.buttons() if (m := GAME_DATA.fullmatch(b.get("callback_data", "")))}
+        if versions:
+            assert len(versions) == 1
+            renders.append((versions.pop(), shown))
+    hands_at: dict[int, list[tuple[Card, ...]]] = {}
+    needed = {v for v, _ in renders}
+    game = find_variant(row.variant).new_game(row.seed, row.options)
+    for version in range(len(state.history) + 1):
+        if version in needed:
+            hands_at[version] = [tuple(h) for h in game.hands]
+        if version < len(state.history):
+            game.apply(state.history[version])
+    for version, shown in renders:
+        seat = seat_of[shown.chat_id]
+        cards = {by_label[b["text"].strip("✅·")] for b in shown.buttons() if b["text"].strip("✅·") in by_label}
+        assert cards == set(hands_at[version][seat]), (version, shown.text)
+    return len(renders)
+
+
+def check_group_sees_no_hidden_card(world: World, row: GameRow, state: GameState) -> None:
+    """Group texts name only cards that were face up in that deal (and the shown trump card)."""
+    face_up: dict[int, set[Card]] = {}
+    game = find_variant(row.variant).new_game(row.seed, row.options)
+    for action in state.history:
+        deal = game.deal_no
+        trump = getattr(game, "trump_card", None)
+        face_up.setdefault(deal, set()).update([trump] if trump else [])
+        if action.kind in FACE_UP:
+            face_up[deal].update(action.cards)
+        game.apply(action)
+    pattern = card_pattern(row.variant)
+    by_label = labels(row.variant)
+    header = re.compile(r"· deal (\d+)")
+    for shown in world.server.shown:
+        if shown.chat_id != GROUP:
+            continue
+        seen = {by_label[m] for m in pattern.findall(shown.text)}
+        deals = header.findall(shown.text)
+        if not deals:
+            assert not seen, shown.text
+            continue
+        assert seen <= face_up.get(int(deals[-1]) - 1, set()), (
+            shown.text,
+            seen - face_up.get(int(deals[-1]) - 1, set()),
+        )
+
+
+def check_group_pacing(world: World) -> int:
+    sends = sorted(
+        c.at
+        for c in world.server.calls
+        if c.method == "sendMessage" and str(c.params.get("chat_id")) == str(GROUP) and c.error is None
+    )
+    worst = 0
+    for i, start in enumerate(sends):
+        worst = max(worst, sum(1 for at in sends[i:] if at - start < PERIOD))
+    assert worst <= 20, worst
+    return worst
+
+
+@pytest.mark.parametrize(
+    ("command", "players"),
+    [("/newgame 4", 4), ("/newgame classic", 4), ("/newgame чешский", 3), ("/newgame czech", 6)],
+)
+async def test_a_group_plays_a_complete_series(world: World, command: str, players: int) -> None:
+    people, game = await open_game(world, command, players)
+    rng = random.Random(players * 31 + len(command))
+
+    async def done() -> bool:
+        return await finished(world, game.game_id)
+
+    moves = await play_until(people, done, rng)
+    await world.runner.settle()
+    row, state = await replay(world, game.game_id)
+    assert row.status == "finished" and state.outcome is not None
+    assert row.action_count == len(state.history) >= moves // 8
+
+    # Each player saw only his own cards; the group never a hand or a face-down card.
+    assert check_hands_show_only_own_cards(world, row, state) > 50
+    check_group_sees_no_hidden_card(world, row, state)
+
+    # The scores shown equal the engine's.
+    seating = Seating(tuple(p.name for p in people), "Friends")
+    final = world.group_messages()[-1].text
+    assert render_deal_result(state.deals[-1], row.variant, seating, "en") in final
+    assert render_outcome(state.outcome, row.variant, seating, "en") in final
+    for result in state.deals[:-1]:
+        assert any(render_deal_result(result, row.variant, seating, "en") in m.text for m in world.group_messages())
+
+    await people[1].say(GROUP, "/score")
+    score = world.group_messages()[-1].text
+    for seat in state.outcome.winners:
+        assert f"P{seat + 1}" in score
+    assert "won 1" in score or "table points" in score
+
+    # Every request was one Telegram accepts, and the group was never flooded.
+    assert world.server.violations == []
+    check_group_pacing(world)
+    # No hand keyboard is left alive after the series.
+    for person in people:
+        hand = person.hand()
+        assert hand is None or not person.options()[1]
+
+
+async def test_restart_mid_deal_loses_and_repeats_nothing(world: World) -> None:
+    people, game = await open_game(world, "/newgame classic", 4)
+    rng = random.Random(7)
+    moves = 0
+
+    async def some_moves() -> bool:
+        nonlocal moves
+        moves += 1
+        return moves > 14
+
+    await play_until(people, some_moves, rng)
+    _, before = await replay(world, game.game_id)
+    assert before.trick or before.tricks_done  # mid-deal
+    sent_before = len(world.server.calls)
+
+    await world.runner.stop()
+    await world.runner.start()
+    await world.runner.settle()
+
+    _, after = await replay(world, game.game_id)
+    assert after == before  # nothing lost
+    restored = world.server.calls[sent_before:]
+    assert not any(c.method == "sendMessage" and str(c.params.get("chat_id")) == str(GROUP) for c in restored)
+    # The hands still work: play on to the end of the series.
+    await play_until(people, lambda: finished(world, game.game_id), rng)
+    row, state = await replay(world, game.game_id)
+    assert state.history[: len(before.history)] == before.history  # nothing repeated or rewritten
+    assert row.status == "finished" and world.server.violations == []
+    check_hands_show_only_own_cards(world, row, state)
+
+
+async def test_bad_input_is_answered_and_changes_nothing(world: World) -> None:
+    people, game = await open_game(world, "/newgame czech", 3)
+    outsider = world.person(50, "Outsider")
+    await outsider.say(50, "/start")
+
+    # Commands in the wrong place, unknown commands, a second game.
+    await outsider.say(50, "/newgame")
+    assert "works in a group" in world.server.bot_messages(50)[-1].text
+    await outsider.say(50, "/score")
+    assert "works in a group" in world.server.bot_messages(50)[-1].text
+    await outsider.say(GROUP, "/frobnicate")
+    assert "do not know that command" in world.group_messages()[-1].text
+    await outsider.say(GROUP, "/newgame classic")
+    assert "already has a game" in world.group_messages()[-1].text
+    await outsider.say(GROUP, "/newgame poker")
+    assert "do not know the game" in world.group_messages()[-1].text
+
+    _, before = await replay(world, game.game_id)
+    mover = next(p for p in people if p.my_turn())
+    hand, actions, _ = mover.options()
+    assert hand is not None and actions
+    own_chat = world.server.bot_messages(50)[-1]
+
+    # A press by someone else, forged data, stale data.
+    answer = await outsider.press(own_chat, actions[0])
+    assert answer["show_alert"] and "not your cards" in answer["text"]
+    for forged in ["g1:0:zz", "hello", "g999:0:n", "L1:start", "g1:" + "9" * 70]:
+        answer = await outsider.press(own_chat, forged)
+        assert answer.get("show_alert"), forged
+    other = next(p for p in people if p is not mover)
+    other_hand = other.hand()
+    assert other_hand is not None
+    answer = await other.press(other_hand, actions[0])  # his own chat, somebody else's move
+    assert answer["show_alert"]
+    _, after = await replay(world, game.game_id)
+    assert after == before
+
+    # A double tap: the same button twice at once applies once, the second press is stale.
+    first = await world.server.press(mover.user_id, hand, actions[0])
+    second = await world.server.press(mover.user_id, hand, actions[0])
+    answers = [await world.server.answer_of(first), await world.server.answer_of(second)]
+    await world.runner.settle()
+    assert sorted(bool(a.get("show_alert")) for a in answers) == [False, True]
+    assert any("out of date" in a.get("text", "") for a in answers)
+    _, after = await replay(world, game.game_id)
+    assert len(after.history) == len(before.history) + 1
+
+    # A stale button from an older keyboard.
+    answer = await mover.press(hand, actions[-1])
+    assert answer["show_alert"] and "out of date" in answer["text"]
+    _, again = await replay(world, game.game_id)
+    assert again == after
+    assert world.server.violations == []
+
+
+async def test_lobby_rules(world: World) -> None:
+    creator, friend, admin_less = world.person(1, "Ann"), world.person(2, "Bob"), world.person(3, "Cid")
+    await creator.say(GROUP, "/newgame 4")
+    lobby = world.group_messages()[-1]
+    buttons = {b.get("callback_data", "").split(":")[-1]: b.get("callback_data") for b in lobby.buttons()}
+    answer = await creator.press(lobby, buttons["start"])
+    assert answer["show_alert"] and "needs exactly 4 players" in answer["text"]
+    await friend.join(lobby)
+    assert "Bob" in world.server.messages[(GROUP, lobby.message_id)].text
+    await friend.join(lobby)
+    assert "already seated" in world.server.bot_messages(2)[-1].text
+    answer = await admin_less.press(lobby, buttons["cancel"])
+    assert answer["show_alert"] and "Only Ann" in answer["text"]
+    lobby = world.server.messages[(GROUP, lobby.message_id)]
+    seat_buttons = [b["callback_data"] for b in lobby.buttons() if ":seat" in b.get("callback_data", "")]
+    await friend.press(lobby, seat_buttons[-1])
+    assert "4. Bob" in world.server.messages[(GROUP, lobby.message_id)].text
+    await friend.press(lobby, buttons["leave"])
+    assert "Bob" not in world.server.messages[(GROUP, lobby.message_id)].text
+    answer = await creator.press(lobby, buttons["cancel"])
+    assert not answer.get("show_alert")
+    assert "cancelled" in world.server.messages[(GROUP, lobby.message_id)].text
+    game = await world.runner.storage.games.open_game(GROUP)
+    assert game is None
+    await creator.say(GROUP, "/newgame")  # a new lobby is possible again
+    assert world.group_messages()[-1].buttons()
+    assert world.server.violations == []
+
+
+async def test_start_help_rules_and_language(world: World) -> None:
+    ann = world.person(1, "Ann", "ru")
+    await ann.say(1, "/start")
+    hello = world.server.bot_messages(1)[-1]
+    assert "Козёл" in hello.text and any("startgroup" in b.get("url", "") for b in hello.buttons())
+    await ann.say(1, "/language en")
+    await ann.say(1, "/help")
+    assert "/newgame" in world.server.bot_messages(1)[-1].text
+    await ann.say(1, "/rules czech")
+    assert "Czech Kozel" in world.server.bot_messages(1)[-1].text
+    await ann.say(GROUP, "/language ru")  # Ann is the group's admin
+    await ann.say(GROUP, "/help")
+    assert "Команды" in world.group_messages()[-1].text
+    bob = world.person(2, "Bob")
+    await bob.say(GROUP, "/language en")
+    assert "администраторы" in world.group_messages()[-1].text
+    assert world.server.violations == []
+
+
+async def test_the_bot_cannot_write_to_someone_who_never_started_it(world: World) -> None:
+    """Joining goes through the deep link, which opens the private chat first (403 otherwise)."""
+    people, game = await open_game(world, "/newgame czech", 3)
+    stranger = world.server.add_user(77, "Stranger")
+    assert not stranger.started
+    sent_to_stranger = [c for c in world.server.calls if str(c.params.get("chat_id")) == "77"]
+    assert sent_to_stranger == []
+    assert all(world.server.users[p.user_id].started for p in people)
+    assert game.status == "active"

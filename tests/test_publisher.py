@@ -1,0 +1,99 @@
+"""The publisher against the fake Bot API server: coalescing, unchanged texts, 429, 403 and group pacing."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.publisher import MAX_TEXT, Publisher
+from tests.fake_telegram import FakeTelegram
+
+GROUP = -500
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[tuple[FakeTelegram, Bot]]:
+    server = FakeTelegram()
+    await server.start()
+    server.add_group(GROUP, "G")
+    user = server.add_user(5, "Ann")
+    user.started = True
+    bot = Bot(server.token, base_url=server.base_url)
+    await bot.initialize()
+    yield server, bot
+    await bot.shutdown()
+    await server.stop()
+
+
+def calls(server: FakeTelegram, method: str) -> int:
+    return sum(1 for c in server.calls if c.method == method)
+
+
+async def test_edits_are_coalesced_to_the_newest(fake: tuple[FakeTelegram, Bot]) -> None:
+    server, bot = fake
+    publisher = Publisher(bot)
+    message_id = await publisher.send(GROUP, "v0")
+    assert message_id is not None
+    for i in range(1, 30):
+        publisher.edit(GROUP, message_id, f"v{i}")
+    await publisher.flush()
+    assert server.messages[(GROUP, message_id)].text == "v29"
+    assert calls(server, "editMessageText") <= 2
+
+
+async def test_an_unchanged_text_is_not_sent_again_and_not_modified_is_no_error(fake: tuple[FakeTelegram, Bot]) -> None:
+    server, bot = fake
+    publisher = Publisher(bot)
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="g1:0:n")]])
+    message_id = await publisher.send(5, "hand", markup)
+    assert message_id is not None
+    publisher.edit(5, message_id, "hand", markup)
+    await publisher.flush()
+    assert calls(server, "editMessageText") == 0
+    fresh = Publisher(bot)  # after a restart it does not know what is shown
+    fresh.edit(5, message_id, "hand", markup)
+    await fresh.flush()
+    assert calls(server, "editMessageText") == 1
+    assert server.calls[-1].error is not None and "not modified" in server.calls[-1].error
+    assert server.violations == []
+
+
+async def test_flood_wait_is_waited_out(fake: tuple[FakeTelegram, Bot]) -> None:
+    server, bot = fake
+    publisher = Publisher(bot)
+    server.flood["sendMessage"] = 1
+    started = time.monotonic()
+    message_id = await publisher.send(GROUP, "after a 429")
+    assert message_id is not None and time.monotonic() - started >= 1.0
+    server.flood["editMessageText"] = 1
+    publisher.edit(GROUP, message_id, "edited after a 429")
+    await publisher.flush()
+    assert server.messages[(GROUP, message_id)].text == "edited after a 429"
+
+
+async def test_a_user_who_never_started_the_bot_gets_nothing(fake: tuple[FakeTelegram, Bot]) -> None:
+    server, bot = fake
+    server.add_user(9, "Stranger")
+    assert await Publisher(bot).send(9, "hello") is None
+    assert server.calls[-1].error is not None and "can't initiate" in server.calls[-1].error
+
+
+async def test_long_texts_are_cut_to_telegrams_limit(fake: tuple[FakeTelegram, Bot]) -> None:
+    server, bot = fake
+    message_id = await Publisher(bot).send(GROUP, "x" * 5000)
+    assert message_id is not None and len(server.messages[(GROUP, message_id)].text) == MAX_TEXT
+
+
+async def test_new_group_messages_are_paced(fake: tuple[FakeTelegram, Bot]) -> None:
+    server, bot = fake
+    publisher = Publisher(bot, group_limit=5, group_period=0.5)
+    await asyncio.gather(*(publisher.send(GROUP, f"m{i}") for i in range(12)))
+    sends = [c.at for c in server.calls if c.method == "sendMessage"]
+    assert len(sends) == 12
+    for i in range(len(sends) - 5):
+        assert sends[i + 5] - sends[i] >= 0.45  # never a sixth message within one period
+    assert await publisher.send(5, "private chats are not paced") is not None

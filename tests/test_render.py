@@ -1,0 +1,203 @@
+"""Render functions tested without Telegram, for every game and phase, in each language; and the catalogues."""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+from telegram import InlineKeyboardMarkup
+
+from bot import callbacks
+from bot.i18n import CATALOGUES, EN, LANGUAGES, pick_language, t
+from bot.render import (
+    LobbySeat,
+    Seating,
+    render_deal_result,
+    render_hand,
+    render_lobby,
+    render_outcome,
+    render_table,
+    sort_hand,
+)
+from engine import Action, Card, GameState, Kind, find_variant
+from engine.simulate import play_random
+from tests.helpers import act
+
+NAMES = Seating(("Ann", "Bob <b>", "Cid", "Dan", "Eve", "Fay"), "Friends & Co")
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_catalogue_is_complete_with_the_same_placeholders(lang: str) -> None:
+    catalogue = CATALOGUES[lang]
+    assert set(catalogue) == set(EN), f"missing in {lang}: {set(EN) - set(catalogue)}"
+    for key, text in EN.items():
+        assert placeholders(catalogue[key]) == placeholders(text), key
+
+
+def test_language_choice() -> None:
+    assert pick_language("ru-RU") == "ru"
+    assert pick_language(None, "ru") == "ru"
+    assert pick_language("de", None) == "en"
+    assert t("xx", "press.stale") == EN["press.stale"]
+
+
+def keyboard_data(markup: InlineKeyboardMarkup | None) -> list[str]:
+    if markup is None:
+        return []
+    return [b.callback_data for row in markup.inline_keyboard for b in row if isinstance(b.callback_data, str)]
+
+
+def check_hand(
+    state: GameState, seat: int, lang: str, selection: frozenset[Card] = frozenset()
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    view = state.view(seat)
+    text, markup = render_hand(view, NAMES, lang, game_id=123456789, version=len(state.history), selection=selection)
+    data = keyboard_data(markup)
+    for item in data:
+        assert len(item.encode()) <= callbacks.MAX_BYTES
+        press = callbacks.parse(item)
+        assert isinstance(press, callbacks.GamePress) and press.version == len(state.history)
+    actions = [d.split(":")[2][1:] for d in data if d.split(":")[2].startswith("a")]
+    for encoded in actions:  # every active action button is a legal action of this seat
+        assert Action.decode(encoded) in view.legal
+    assert len(text) < 4096
+    assert "Bob <b>" not in text  # names are escaped for HTML
+    return text, markup
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("four_card", {}),
+        ("classic", {}),
+        ("classic", {"deck": 32}),
+        ("czech", {"players": 3}),
+        ("czech", {"players": 6}),
+    ],
+)
+def test_renders_of_every_phase_of_a_random_series(name: str, options: dict[str, object], lang: str) -> None:
+    state = find_variant(name).new_game(4, options)
+    rng = random.Random(4)
+    for _ in range(400):
+        if state.is_over:
+            break
+        public = render_table(state.view(None), NAMES, lang)
+        assert "Bob &lt;b&gt;" in public  # names are escaped
+        for seat in range(state.num_players):
+            check_hand(state, seat, lang)
+        action = rng.choice(state.all_legal_actions())
+        state.apply(action)
+    for result in state.deals:
+        text = render_deal_result(result, name, NAMES, lang)
+        assert str(result.totals[0]) in text
+    play_random(state, rng)
+    assert state.outcome is not None
+    outcome = render_outcome(state.outcome, name, NAMES, lang)
+    assert outcome
+
+
+def test_four_card_multi_card_selection_buttons() -> None:
+    state = find_variant("four_card").new_game(
+        1, stacked=["6S 7S 8S TD | KS AS 9C 9H | QS JS 6C 7C | 6H 7H 8H 6D / AD ... @ 0"], dealer=3
+    )
+    _, markup = check_hand(state, 0, "en")
+    texts = [b.text for row in markup.inline_keyboard for b in row] if markup else []
+    assert texts[:4] == ["6♠", "7♠", "8♠", "10♦"]  # spades, then the trump suit
+    text, markup = check_hand(state, 0, "en", frozenset({Card.parse("6S"), Card.parse("7S")}))
+    labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []
+    assert "Lead 2" in labels and "Clear" in labels and "✅6♠" in labels
+    assert "Chosen: 6♠ 7♠" in text
+    act(state, "0 lead 6S 7S")
+    text, markup = check_hand(state, 1, "en", frozenset({Card.parse("KS"), Card.parse("AS")}))
+    labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []
+    assert "Beat with 2" in labels and "Discard 2" in labels
+    assert "beat 2 or discard 2" in text
+    public = render_table(state.view(None), NAMES, "en")
+    assert "Ann: 6♠ 7♠" in public and "Turn: <b>Bob &lt;b&gt;</b>" in public
+    act(state, "1 discard 9C 9H")
+    public = render_table(state.view(None), NAMES, "en")
+    assert "🂠🂠" in public and "9♣" not in public and "9♥" not in public
+
+
+def test_four_card_molodka_button_for_an_out_of_turn_player() -> None:
+    state = find_variant("four_card").new_game(
+        1, stacked=["6S 7S 8S TD | 6C 7C 8C 9C | JS QS 6D 7D | 6H 7H 8H 9H / AD ... @ 0"], dealer=3
+    )
+    _, markup = check_hand(state, 3, "ru")
+    labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []
+    assert "🔥 Молодка!" in labels
+
+
+def test_classic_special_buttons_and_the_private_exchange() -> None:
+    first = "AD 6D 7D 8D 9S 8S 7S 6S 6H | 6C QC QS QH QD JC JS JH JD | 7C 8C 9C KC TC AC KD TD 9D | AS TS KS AH TH KH 9H 8H 7H"
+    later = "7C AD 6D 7D 8D 9S 8S 7S 6S | 6C QC QS QH QD JC JS JH 7H | 8C 9C KC TC AC KD TD 9D JD | AS TS KS AH TH KH 9H 8H 6H"
+    state = find_variant("classic").new_game(1, stacked=[first, later], dealer=3)
+    _, markup = check_hand(state, 0, "en")
+    labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []
+    assert "🔄 Redeal (≤13 points)" in labels
+    assert markup is not None and "A♦" in [b.text for row in markup.inline_keyboard for b in row]  # the first lead
+    while state.deal_no == 0:
+        mover = state.to_move
+        assert mover is not None
+        state.apply(next(a for a in state.legal_actions(mover) if a.kind is Kind.PLAY))
+    _, markup = check_hand(state, 0, "en")
+    labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []
+    assert "🤝 Go out of trumps (7♣)" in labels
+    act(state, "0 exchange 7C")
+    text, _ = check_hand(state, 2, "en")
+    assert "choose a plain card to give back" in text
+    act(state, "2 giveback 9D")
+    assert "7♣ ↔ 9♦" in check_hand(state, 0, "en")[0]
+    assert "7♣ ↔" not in check_hand(state, 1, "en")[0]  # the other team is not told the cards
+    public = render_table(state.view(None), NAMES, "en")
+    assert "Ann went out of trumps" in public and "9♦" not in public
+
+
+def test_czech_german_cards_and_the_double() -> None:
+    state = find_variant("czech").new_game(
+        1,
+        {"players": 4},
+        stacked=[
+            "7H 8H 7S 8S 7C 8C 7D AD | 9H TH QS 9S 9C TC 9D TD | JH QH TS JS JC QC JD QD | KH AH KS AS KC AC KD 8D"
+        ],
+        dealer=3,
+    )
+    _, markup = check_hand(state, 1, "en")
+    labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []
+    assert "·O🍃·" in labels  # the kozel, not playable now (not his turn)
+    assert any("Double" in label for label in labels)
+    act(state, "1 double QS")
+    public = render_table(state.view(None), NAMES, "en")
+    assert "Doubled" in public and "Bob &lt;b&gt; doubled" in public
+
+
+def test_sort_hand_orders() -> None:
+    cards = [Card.parse(c) for c in ["AH", "6C", "QS", "7H", "JD"]]
+    assert [str(c) for c in sort_hand(cards, "classic")] == ["J♦", "Q♠", "6♣", "7♥", "A♥"]  # trumps first
+    assert [str(c) for c in sort_hand(cards, "czech")] == ["Q♠", "6♣", "J♦", "7♥", "A♥"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_lobby_render(lang: str) -> None:
+    text, markup = render_lobby(
+        42, "classic", {"deck": 32}, [LobbySeat(0, "Ann"), LobbySeat(2, "Cid")], bot_username="kozel_bot", lang=lang
+    )
+    assert "Ann" in text and "deck=32" in text
+    urls = [b.url for row in markup.inline_keyboard for b in row if b.url]
+    assert urls == ["https://t.me/kozel_bot?start=j42"]
+    data = keyboard_data(markup)
+    assert "L42:seat1" in data and "L42:seat3" in data and "L42:start" in data
+    text, markup = render_lobby(7, "czech", {}, [LobbySeat(0, "Ann")], bot_username="b", lang=lang)
+    assert not any(":seat" in d for d in keyboard_data(markup))
+
+
+@pytest.mark.parametrize("data", ["", "x", "g1:2", "g:1:a", "L1:jump", "g1:2:" + "a" * 60, "g1:2:A", "L1:seat9"])
+def test_forged_button_data_is_refused(data: str) -> None:
+    with pytest.raises(callbacks.ForgedDataError):
+        callbacks.parse(data)
