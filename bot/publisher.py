@@ -17,6 +17,7 @@ import json
 import logging
 import time
 from collections import Counter, defaultdict, deque
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
@@ -152,10 +153,13 @@ class Publisher:
             log.info("could not delete %s: %s", key, exc)
             return False
 
-    async def flush(self) -> None:
-        """Wait until every scheduled edit has been sent."""
-        while self._workers:
-            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+    async def flush(self, chats: Collection[int] | None = None) -> None:
+        """Wait until every scheduled edit (of the given chats, or of all) has been sent."""
+        while True:
+            workers = [w for key, w in self._workers.items() if chats is None or key[0] in chats]
+            if not workers:
+                return
+            await asyncio.gather(*workers, return_exceptions=True)
 
     def forget(self, chat_id: int, message_id: int) -> None:
         self._shown.pop((chat_id, message_id), None)

@@ -197,6 +197,7 @@ class FakeTelegram:
         self.users: dict[int, User] = {}
         self.chats: dict[int, Chat] = {}
         self.messages: dict[tuple[int, int], Message] = {}
+        self._by_chat: dict[int, list[Message]] = {}
         self.calls: list[Call] = []
         self.shown: list[Shown] = []
         self.violations: list[str] = []
@@ -247,11 +248,13 @@ class FakeTelegram:
         chat = self.chats[chat_id] = Chat(chat_id, kind, title, admins or set())
         return chat
 
+    def _store(self, message: Message) -> None:
+        self.messages[(message.chat_id, message.message_id)] = message
+        self._by_chat.setdefault(message.chat_id, []).append(message)
+
     def chat_messages(self, chat_id: int, include_deleted: bool = False) -> list[Message]:
-        return sorted(
-            (m for (c, _), m in self.messages.items() if c == chat_id and (include_deleted or not m.deleted)),
-            key=lambda m: m.message_id,
-        )
+        """The chat's messages in order (message ids grow)."""
+        return [m for m in self._by_chat.get(chat_id, []) if include_deleted or not m.deleted]
 
     def bot_messages(self, chat_id: int) -> list[Message]:
         return [m for m in self.chat_messages(chat_id) if m.from_bot]
@@ -274,7 +277,7 @@ class FakeTelegram:
             user.started = True
             user.blocked = False
         message_id = self._message_id(chat_id)
-        self.messages[(chat_id, message_id)] = Message(chat_id, message_id, text, None, False, time.time())
+        self._store(Message(chat_id, message_id, text, None, False, time.time()))
         payload: dict[str, Any] = {
             "message_id": message_id,
             "date": int(time.time()),
@@ -460,7 +463,7 @@ class FakeTelegram:
             chat.chat_id, message_id, params["text"], params.get("reply_markup"), True, time.time(),
             notify=not params.get("disable_notification", False),
         )  # fmt: skip
-        self.messages[(chat.chat_id, message_id)] = message
+        self._store(message)
         self.shown.append(Shown(chat.chat_id, message_id, message.text, message.markup, time.time(), "sendMessage"))
         return self._message_json(message)
 

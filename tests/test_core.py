@@ -29,6 +29,7 @@ from engine import (
 from engine.core import deal_rng, deal_round_robin, first_dealer
 from engine.simulate import main as simulate_main
 from engine.simulate import play_random
+from tests.helpers import check_views
 
 
 class TestCards:
@@ -207,6 +208,22 @@ class TestStateContract:
         with pytest.raises(GameOverError, match="the game is over"):
             state.apply(Action(0, Kind.PLAY, (find_variant(name).deck[0],)))
         assert isinstance(GameOverError("x"), EngineError)
+
+
+@pytest.mark.parametrize(("name", "options"), [("four_card", {}), ("classic", {}), ("czech", {"players": 5})])
+def test_X1_a_view_holds_only_what_its_seat_may_know(name: str, options: dict[str, object]) -> None:
+    """X1: own hand, face-up cards and announcements — never another hand; a view shares nothing with the
+    state, so later play cannot reach into it."""
+    state = find_variant(name).new_game(21, options)
+    rng = random.Random(21)
+    for _ in range(120):
+        if state.is_over:
+            break
+        check_views(state)
+        views = [state.view(seat) for seat in range(state.num_players)]
+        before = [(v.hand, v.trick, v.legal) for v in views]
+        state.apply(rng.choice(state.all_legal_actions()))
+        assert [(v.hand, v.trick, v.legal) for v in views] == before
 
 
 def test_simulate_cli_prints_a_json_summary(capsys: pytest.CaptureFixture[str]) -> None:

@@ -150,6 +150,25 @@ def test_K6_double_only_by_the_kozel_holder_before_the_first_lead() -> None:
     assert result.score == tuple(2 * p for p in result.points) and sum(result.score) == 42
 
 
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_K2_K5_K6_for_every_player_count(players: int) -> None:
+    for seed in range(12):
+        state = random_state(players, seed)
+        dealt = {c for h in state.hands for c in h} | set(state.talon)
+        assert dealt == set(DECK)  # K2: the 32 German cards
+        holder = next((s for s in range(players) if KOZEL in state.hands[s]), None)
+        doubles = [a for a in state.all_legal_actions() if a.kind is Kind.DOUBLE]
+        if holder is None:  # the kozel lies in the talon: nobody can double
+            assert doubles == []
+        else:
+            assert [a.seat for a in doubles] == [holder]
+        talon_penalty = penalty_points(state.talon)
+        play_random(state, random.Random(seed), max_deals=1)
+        result = state.deals[0]
+        if "all_tricks" not in result.events:  # K5: every penalty card not in the talon is taken by someone
+            assert sum(result.points) == 21 - talon_penalty
+
+
 def test_K6_no_double_after_the_first_lead() -> None:
     state = deal(MIXED)
     act(state, "0 play 7H")

@@ -6,74 +6,15 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
 from bot.render import Seating, card_label, render_deal_result, render_outcome
 from engine import Card, GameState, Kind, find_variant
 from storage import GameRow
-from tests.e2e import GAME_DATA, BotRunner, Person, play_until
-from tests.fake_telegram import FakeTelegram, Message
+from tests.e2e import GAME_DATA, GROUP, PERIOD, World, finished, open_game, play_until, replay
 
-GROUP = -1001
-PERIOD = 3.0  # the tests run the group pacing at 20 messages per 3 s instead of per minute
 FACE_UP = (Kind.LEAD, Kind.BEAT, Kind.MOLODKA, Kind.PLAY, Kind.DOUBLE)
-
-
-@dataclass
-class World:
-    server: FakeTelegram
-    runner: BotRunner
-    path: Path
-
-    def person(self, user_id: int, name: str, language: str = "en") -> Person:
-        self.server.add_user(user_id, name, language)
-        return Person(self.server, self.runner, user_id, name)
-
-    def group_messages(self, chat_id: int = GROUP) -> list[Message]:
-        return self.server.bot_messages(chat_id)
-
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    server = FakeTelegram()
-    await server.start()
-    runner = BotRunner(server, tmp_path / "bot.db", group_period_seconds=PERIOD, lobby_ttl_seconds=600)
-    await runner.start()
-    server.add_group(GROUP, "Friends", admins={1})
-    yield World(server, runner, tmp_path)
-    if runner.app is not None:
-        await runner.stop()
-    await server.stop()
-
-
-async def open_game(world: World, command: str, players: int) -> tuple[list[Person], GameRow]:
-    people = [world.person(i + 1, f"P{i + 1}") for i in range(players)]
-    await people[0].say(GROUP, command)
-    lobby = world.group_messages()[-1]
-    for person in people:
-        await person.join(lobby)
-    lobby = world.server.messages[(GROUP, lobby.message_id)]
-    start = next(b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(":start"))
-    answer = await people[0].press(lobby, start)
-    assert not answer.get("show_alert"), answer
-    game = await world.runner.storage.games.open_game(GROUP)
-    assert game is not None and game.status == "active"
-    return people, game
-
-
-async def finished(world: World, game_id: int) -> bool:
-    row = await world.runner.storage.games.get(game_id)
-    return row is not None and row.status != "active"
-
-
-async def replay(world: World, game_id: int) -> tuple[GameRow, GameState]:
-    row = await world.runner.storage.games.get(game_id)
-    assert row is not None
-    return row, await world.runner.storage.games.load_state(row)
 
 
 def labels(variant: str) -> dict[str, Card]:

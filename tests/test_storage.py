@@ -220,7 +220,7 @@ async def test_player_round_trip(storage: Storage) -> None:
     assert set(await storage.players.many([7, 8])) == {7}
 
 
-async def test_one_open_game_per_chat(storage: Storage) -> None:
+async def test_X2_one_open_game_per_chat(storage: Storage) -> None:
     await new_game(storage)
     with pytest.raises(OpenGameExistsError):
         await storage.games.create(-100, "classic", {}, 1, None)
@@ -331,7 +331,7 @@ async def test_cancel_keeps_results_marked_cancelled(storage: Storage) -> None:
     ("variant", "options"),
     [("four_card", {}), ("classic", {}), ("czech", {"players": 3}), ("czech", {"players": 6})],
 )
-async def test_resume_after_close_equals_an_uninterrupted_run(
+async def test_X3_resume_after_close_equals_an_uninterrupted_run(
     tmp_path: Path, variant: str, options: dict[str, Any]
 ) -> None:
     path = tmp_path / "resume.db"

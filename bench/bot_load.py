@@ -1,0 +1,153 @@
+"""Load benchmark: many concurrent games played by simulated people through the real bot and the fake Bot
+API server of the tests, all on this machine.
+
+    python -m bench.bot_load [--games 200] [--seconds 60] [--limits]
+
+Prints one JSON object: card plays processed per second, press-to-table-edit latency (p50/p99), Bot API calls
+per card played, and memory per active game (allocations made by engine/, storage/ and bot/ code, traced).
+Without ``--limits`` the rate limiter and the group pacing are off (the bot's own capacity); with it they are
+Telegram's (30 requests a second overall, 20 a minute per group), which caps what any bot can do.
+The fake server runs in the same process and on the same core, so its work is counted against the bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+from tests.e2e import BotRunner, Person, play_turn
+from tests.fake_telegram import FakeTelegram
+
+VARIANTS = ["/newgame 4", "/newgame classic", "/newgame czech"]
+
+
+async def open_game(server: FakeTelegram, runner: BotRunner, index: int) -> tuple[int, list[Person]]:
+    chat_id = -10_000 - index
+    server.add_group(chat_id, f"Group {index}")
+    people: list[Person] = []
+    for seat in range(4):
+        user_id = 100_000 + index * 10 + seat
+        server.add_user(user_id, f"U{index}.{seat}")
+        people.append(LoadPerson(server, runner, user_id, f"U{index}.{seat}"))
+    for person in people:
+        assert isinstance(person, LoadPerson)
+        person.chats = (chat_id, *(p.user_id for p in people))
+    await server.send_text(people[0].user_id, chat_id, VARIANTS[index % len(VARIANTS)])
+    while not server.bot_messages(chat_id):
+        await asyncio.sleep(0.005)
+    lobby = server.bot_messages(chat_id)[-1]
+    for person in people:
+        url = next(b["url"] for b in lobby.buttons() if "url" in b)
+        await server.send_text(person.user_id, person.user_id, "/start " + url.split("?start=")[1])
+    while sum(1 for p in people if server.bot_messages(p.user_id)) < len(people):
+        await asyncio.sleep(0.005)
+    await server.settled(timeout=120)
+    lobby = server.messages[(chat_id, lobby.message_id)]
+    start = next(b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(":start"))
+    await server.answer_of(await server.press(people[0].user_id, lobby, start), timeout=120)
+    return chat_id, people
+
+
+async def run(games: int, seconds: float, limits: bool) -> dict[str, Any]:
+    server = FakeTelegram()
+    await server.start()
+    with tempfile.TemporaryDirectory() as tmp:
+        settings: dict[str, Any] = {"concurrent_updates": 256}
+        if limits:
+            settings.update(rate_overall_per_second=30, rate_group_per_minute=20)
+        else:
+            settings.update(group_messages_per_minute=0)
+        runner = BotRunner(server, Path(tmp) / "load.db", **settings)
+        await runner.start()
+        tracemalloc.start()
+        before, _ = tracemalloc.get_traced_memory()
+        opened = [await open_game(server, runner, i) for i in range(games)]
+        await runner.publisher.flush()
+        snapshot = tracemalloc.take_snapshot().filter_traces(
+            [tracemalloc.Filter(True, f"*/{pkg}/*") for pkg in ("engine", "storage", "bot")]
+        )
+        bot_bytes = sum(stat.size for stat in snapshot.statistics("filename"))
+        tracemalloc.stop()
+
+        calls_before = sum(1 for c in server.calls if c.method != "getUpdates")
+        presses: list[tuple[int, float]] = []
+        rng = random.Random(1)
+        deadline = time.monotonic() + seconds
+        played = 0
+
+        async def play(chat_id: int, people: list[Person]) -> None:
+            nonlocal played
+            while time.monotonic() < deadline:
+                movers = [p for p in people if p.my_turn()]
+                if not movers:
+                    await asyncio.sleep(0.05)
+                    if not any(p.my_turn() for p in people):
+                        return
+                    continue
+                started = time.time()
+                if await play_turn(rng.choice(movers), rng):
+                    presses.append((chat_id, started))
+                    played += 1
+
+        started = time.monotonic()
+        await asyncio.gather(*(play(chat_id, people) for chat_id, people in opened))
+        elapsed = time.monotonic() - started
+        await runner.publisher.flush()
+        calls = sum(1 for c in server.calls if c.method != "getUpdates") - calls_before
+
+        edits: dict[int, list[float]] = {}
+        for call in server.calls:
+            if call.method == "editMessageText" and str(call.params.get("chat_id", "")).startswith("-"):
+                edits.setdefault(int(call.params["chat_id"]), []).append(call.at)
+        latencies = []
+        for chat_id, at in presses:
+            later = [e for e in edits.get(chat_id, []) if e >= at]
+            if later:
+                latencies.append(min(later) - at)
+        latencies.sort()
+        await runner.stop()
+    await server.stop()
+    return {
+        "games": games,
+        "limits": limits,
+        "seconds": round(elapsed, 1),
+        "cards_played": played,
+        "card_plays_per_second": round(played / elapsed, 1),
+        "press_to_table_edit_ms_p50": round(1000 * statistics.median(latencies), 1) if latencies else None,
+        "press_to_table_edit_ms_p99": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1) if latencies else None,
+        "bot_api_calls_per_card": round(calls / played, 2) if played else None,
+        "memory_per_active_game_kib": round((bot_bytes - before) / games / 1024, 1),
+        "spec_violations": len(server.violations),
+    }
+
+
+class LoadPerson(Person):
+    """Waits for the answer and for his own table's messages only, not for the other games'."""
+
+    chats: tuple[int, ...] = ()
+
+    async def press(self, message: Any, data: str) -> dict[str, Any]:
+        answer = await self.server.answer_of(await self.server.press(self.user_id, message, data), timeout=120)
+        await self.runner.publisher.flush(self.chats)
+        return answer
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--limits", action="store_true")
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args.games, args.seconds, args.limits))))
+
+
+if __name__ == "__main__":
+    main()

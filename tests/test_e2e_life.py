@@ -1,0 +1,187 @@
+"""End to end, the bot's life around the games: idle lobbies, finished games, redelivered updates, two
+groups at once, and ``python -m bot`` itself (configuration, long polling, SIGTERM)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from telegram import Update
+
+from tests.e2e import GROUP, BotRunner, Person, World, finished, open_game, play_until, replay
+from tests.fake_telegram import FakeTelegram
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def test_an_idle_lobby_expires(tmp_path: Path) -> None:
+    server = FakeTelegram()
+    await server.start()
+    runner = BotRunner(server, tmp_path / "bot.db", lobby_ttl_seconds=0.3)
+    await runner.start()
+    try:
+        server.add_group(GROUP, "Friends")
+        ann = Person(server, runner, 1, "Ann")
+        server.add_user(1, "Ann")
+        await ann.say(GROUP, "/newgame")
+        lobby = server.bot_messages(GROUP)[-1]
+        await asyncio.sleep(0.6)
+        await runner.settle()
+        assert "lobby has closed" in server.messages[(GROUP, lobby.message_id)].text
+        assert await runner.storage.games.open_game(GROUP) is None
+        assert server.violations == []
+    finally:
+        await runner.stop()
+        await server.stop()
+
+
+async def test_a_press_on_a_finished_game_and_a_redelivered_update(world: World) -> None:
+    people, game = await open_game(world, "/newgame czech", 3)
+    mover = next(p for p in people if p.my_turn())
+    hand, actions, _ = mover.options()
+    assert hand is not None and actions
+
+    # The same update delivered twice (as after a crash before the offset was confirmed) is handled once.
+    app = world.runner.app
+    assert app is not None
+    data = {
+        "update_id": 999_999,
+        "callback_query": {
+            "id": "redelivered",
+            "from": world.server.users[mover.user_id].to_dict(),
+            "chat_instance": "x",
+            "data": actions[0],
+            "message": {
+                "message_id": hand.message_id,
+                "date": int(time.time()),
+                "chat": {"id": mover.user_id, "type": "private", "first_name": mover.name},
+                "text": "hand",
+            },
+        },
+    }
+    _, before = await replay(world, game.game_id)
+    await app.process_update(Update.de_json(data, app.bot))
+    await app.process_update(Update.de_json(data, app.bot))
+    await world.runner.settle()
+    _, after = await replay(world, game.game_id)
+    assert len(after.history) == len(before.history) + 1
+
+    await play_until(people, lambda: finished(world, game.game_id), random.Random(3))
+    answer = await mover.press(hand, actions[0])
+    assert answer["show_alert"] and "over" in answer["text"]
+    assert world.server.violations == []
+
+
+async def test_one_person_plays_in_two_groups_at_once(world: World) -> None:
+    world.server.add_group(-2002, "Other friends")
+    ann, bob, cid = world.person(1, "Ann"), world.person(2, "Bob"), world.person(3, "Cid")
+    dan, eve = world.person(4, "Dan"), world.person(5, "Eve")
+    for chat, players in ((GROUP, (ann, bob, cid)), (-2002, (ann, dan, eve))):
+        await ann.say(chat, "/newgame czech")
+        lobby = world.server.bot_messages(chat)[-1]
+        for person in players:
+            await person.join(lobby)
+        lobby = world.server.messages[(chat, lobby.message_id)]
+        start = next(b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(":start"))
+        assert not (await ann.press(lobby, start)).get("show_alert")
+    first = await world.runner.storage.games.open_game(GROUP)
+    second = await world.runner.storage.games.open_game(-2002)
+    assert first is not None and second is not None and first.game_id != second.game_id
+    hands = [
+        m for m in world.server.bot_messages(1) if any(b.get("callback_data", "").startswith("g") for b in m.buttons())
+    ]
+    assert {m.buttons()[0]["callback_data"].split(":")[0] for m in hands} == {f"g{first.game_id}", f"g{second.game_id}"}
+    rng = random.Random(5)
+    moves = {first.game_id: 0, second.game_id: 0}
+    for game, group in ((first, [ann, bob, cid]), (second, [ann, dan, eve])):
+
+        async def enough(game_id: int = game.game_id) -> bool:
+            _, state = await replay(world, game_id)
+            moves[game_id] = len(state.history)
+            return len(state.history) >= 12
+
+        # Ann's newest hand message may belong to the other game: she taps in the right one.
+        await play_until_in_game(world, group, game.game_id, enough, rng)
+    assert all(count >= 12 for count in moves.values())
+    assert world.server.violations == []
+
+
+async def play_until_in_game(world: World, people: list[Person], game_id: int, done, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
+    """Like ``play_until``, but each person uses his hand message of this game."""
+    while not await done():
+        for person in people:
+            hands = [
+                m for m in world.server.bot_messages(person.user_id)
+                if any(b.get("callback_data", "").startswith(f"g{game_id}:") for b in m.buttons())
+            ]  # fmt: skip
+            if not hands or "👉" not in hands[-1].text:
+                continue
+            actions = [
+                b["callback_data"]
+                for b in hands[-1].buttons()
+                if b.get("callback_data", "").split(":")[-1].startswith("a")
+            ]
+            if actions:
+                await person.press(hands[-1], rng.choice(actions))
+                break
+        else:
+            raise AssertionError("nobody can move in this game")
+
+
+def test_python_m_bot_without_a_token_says_how_to_get_one(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        check=False,
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "BOT_TOKEN is not set" in result.stderr and ".env.example" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+async def test_python_m_bot_polls_and_stops_on_sigterm(tmp_path: Path) -> None:
+    server = FakeTelegram()
+    await server.start()
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "BOT_TOKEN": server.token,
+        "TELEGRAM_BASE_URL": server.base_url,
+        "DATABASE_PATH": str(tmp_path / "data" / "bot.db"),
+        "POLL_TIMEOUT_SECONDS": "1",
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not any(c.method == "getUpdates" for c in server.calls):
+            assert time.monotonic() < deadline, "the bot never started polling"
+            await asyncio.sleep(0.05)
+        server.add_group(GROUP, "Friends")
+        server.add_user(1, "Ann")
+        await server.send_text(1, GROUP, "/help")
+        while not server.bot_messages(GROUP):
+            assert time.monotonic() < deadline, "the bot never answered"
+            await asyncio.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        code = await asyncio.wait_for(process.wait(), 30)
+        assert code == 0
+        assert (tmp_path / "data" / "bot.db").exists()
+        assert server.violations == []
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        await server.stop()
