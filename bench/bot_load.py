@@ -122,7 +122,9 @@ async def run(games: int, seconds: float, limits: bool) -> dict[str, Any]:
         "cards_played": played,
         "card_plays_per_second": round(played / elapsed, 1),
         "press_to_table_edit_ms_p50": round(1000 * statistics.median(latencies), 1) if latencies else None,
-        "press_to_table_edit_ms_p99": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1) if latencies else None,
+        "press_to_table_edit_ms_p99": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1)
+        if latencies
+        else None,
         "bot_api_calls_per_card": round(calls / played, 2) if played else None,
         "memory_per_active_game_kib": round((bot_bytes - before) / games / 1024, 1),
         "spec_violations": len(server.violations),

@@ -85,16 +85,15 @@ def trick_lines(view: View, seating: Seating, lang: str) -> list[str]:
     return lines
 
 
+def teams_line(key: str, values: Sequence[int], seating: Seating, lang: str) -> str:
+    """A line naming both teams with one number each (``table.score_teams``, ``deal.points_teams``)."""
+    return t(lang, key, a=seating.team(0, lang), sa=values[0], pa=values[0], b=seating.team(1, lang),
+             sb=values[1], pb=values[1])  # fmt: skip
+
+
 def score_line(view: View, seating: Seating, lang: str) -> str:
     if len(view.totals) == 2 and view.variant != "czech":
-        return t(
-            lang,
-            "table.score_teams",
-            a=seating.team(0, lang),
-            sa=view.totals[0],
-            b=seating.team(1, lang),
-            sb=view.totals[1],
-        )
+        return teams_line("table.score_teams", view.totals, seating, lang)
     totals = ", ".join(f"{seating.name(s)} {v}" for s, v in enumerate(view.totals))
     return t(lang, "table.score_players", totals=totals)
 
@@ -303,16 +302,7 @@ def team_result_lines(result: DealResult, variant: str, seating: Seating, lang: 
         scorer = 0 if result.score[0] else 1
         lines.append(t(lang, "deal.queen", team=seating.team(scorer, lang)))
     else:
-        lines.append(
-            t(
-                lang,
-                "deal.points_teams",
-                a=seating.team(0, lang),
-                pa=result.points[0],
-                b=seating.team(1, lang),
-                pb=result.points[1],
-            )
-        )
+        lines.append(teams_line("deal.points_teams", result.points, seating, lang))
     if result.eggs:
         lines.append(t(lang, "deal.eggs"))
     if "all_tricks" in events:
@@ -327,16 +317,7 @@ def team_result_lines(result: DealResult, variant: str, seating: Seating, lang: 
     for event in result.events:
         if event.startswith("egg_bonus:"):
             lines.append(t(lang, "deal.egg_bonus", points=event.split(":")[1]))
-    lines.append(
-        t(
-            lang,
-            "table.score_teams",
-            a=seating.team(0, lang),
-            sa=result.totals[0],
-            b=seating.team(1, lang),
-            sb=result.totals[1],
-        )
-    )
+    lines.append(teams_line("table.score_teams", result.totals, seating, lang))
     return lines
 
 

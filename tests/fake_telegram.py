@@ -202,6 +202,7 @@ class FakeTelegram:
         self.shown: list[Shown] = []
         self.violations: list[str] = []
         self.answers: dict[str, dict[str, Any]] = {}
+        self._answered: dict[str, asyncio.Event] = {}
         self.flood: dict[str, int] = {}  # method -> how many next calls get 429
         self._next_message: dict[int, itertools.count[int]] = {}
         self._updates: list[dict[str, Any]] = []
@@ -324,11 +325,11 @@ class FakeTelegram:
         return query_id
 
     async def answer_of(self, query_id: str, timeout: float = 10.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while query_id not in self.answers:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"callback query {query_id} was never answered")
-            await asyncio.sleep(0.002)
+        event = self._answered.setdefault(query_id, asyncio.Event())
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            raise TimeoutError(f"callback query {query_id} was never answered") from None
         return self.answers[query_id]
 
     async def settled(self, timeout: float = 15.0) -> None:
@@ -337,7 +338,7 @@ class FakeTelegram:
         quiet_since: float | None = None
         while True:
             now = time.monotonic()
-            busy = self._confirmed < len(self._updates) or self.in_flight > 0
+            busy = any(u["update_id"] > self._confirmed for u in self._updates) or self.in_flight > 0
             if busy:
                 quiet_since = None
             elif quiet_since is None:
@@ -418,6 +419,8 @@ class FakeTelegram:
         offset = params.get("offset", 0)
         if offset:
             self._confirmed = max(self._confirmed, offset - 1)
+            while self._updates and self._updates[0]["update_id"] < offset:
+                self._updates.pop(0)  # confirmed: Telegram forgets them
         timeout = min(float(params.get("timeout", 0)), 5.0)
         deadline = time.monotonic() + timeout
         async with self._new_update:
@@ -526,6 +529,7 @@ class FakeTelegram:
         if len(params.get("text", "")) > 200:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         self.answers[query_id] = params
+        self._answered.setdefault(query_id, asyncio.Event()).set()
         return True
 
     async def m_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,15 @@ from typing import Any
 
 from engine import Action, Card, GameState, Kind, find_variant
 
+# One configuration of each game and option that changes the deal, for tests that cover them all.
+GAME_CONFIGS: list[tuple[str, dict[str, object]]] = [
+    ("four_card", {}),
+    ("classic", {}),
+    ("classic", {"deck": 32}),
+    ("czech", {"players": 3}),
+    ("czech", {"players": 6}),
+]
+
 
 def act(state: GameState, *texts: str) -> GameState:
     """Apply actions written as ``"0 lead AS"`` (see ``Action.parse``)."""

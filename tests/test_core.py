@@ -29,7 +29,7 @@ from engine import (
 from engine.core import deal_rng, deal_round_robin, first_dealer
 from engine.simulate import main as simulate_main
 from engine.simulate import play_random
-from tests.helpers import check_views
+from tests.helpers import GAME_CONFIGS, check_views
 
 
 class TestCards:
@@ -158,16 +158,7 @@ class TestChance:
             find_variant("four_card").new_game(1, stacked=[bad])
 
 
-@pytest.mark.parametrize(
-    ("name", "options"),
-    [
-        ("four_card", {}),
-        ("classic", {}),
-        ("classic", {"deck": 32}),
-        ("czech", {"players": 3}),
-        ("czech", {"players": 6}),
-    ],
-)
+@pytest.mark.parametrize(("name", "options"), GAME_CONFIGS)
 class TestStateContract:
     def test_json_round_trip_and_replay_equal(self, name: str, options: dict[str, object]) -> None:
         variant = find_variant(name)

@@ -22,7 +22,7 @@ from bot.render import (
 )
 from engine import Action, Card, GameState, Kind, find_variant
 from engine.simulate import play_random
-from tests.helpers import act
+from tests.helpers import GAME_CONFIGS, act
 
 NAMES = Seating(("Ann", "Bob <b>", "Cid", "Dan", "Eve", "Fay"), "Friends & Co")
 
@@ -71,16 +71,7 @@ def check_hand(
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize(
-    ("name", "options"),
-    [
-        ("four_card", {}),
-        ("classic", {}),
-        ("classic", {"deck": 32}),
-        ("czech", {"players": 3}),
-        ("czech", {"players": 6}),
-    ],
-)
+@pytest.mark.parametrize(("name", "options"), GAME_CONFIGS)
 def test_renders_of_every_phase_of_a_random_series(name: str, options: dict[str, object], lang: str) -> None:
     state = find_variant(name).new_game(4, options)
     rng = random.Random(4)
