@@ -49,7 +49,9 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
     async def post_init(application: Application) -> None:  # type: ignore[type-arg]
         storage = await Storage.open(settings.database_path)
         publisher = Publisher(application.bot, settings.group_messages_per_minute, settings.group_period_seconds)
-        service = GameService(storage, publisher, application.bot.username, settings.lobby_ttl_seconds)
+        service = GameService(
+            storage, publisher, application.bot.username, settings.lobby_ttl_seconds, settings.turn_ping_seconds
+        )
         application.bot_data.update(storage=storage, publisher=publisher, service=service)
         restored = await service.restore()
         for game in await storage.games.with_status("lobby"):
@@ -64,6 +66,9 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
         log.info("started as @%s; %d running games restored", application.bot.username, restored)
 
     async def post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
+        service = application.bot_data.get("service")
+        if isinstance(service, GameService):
+            await service.close()
         publisher = application.bot_data.get("publisher")
         if isinstance(publisher, Publisher):
             await publisher.flush()

@@ -16,6 +16,7 @@ class Settings(BaseSettings):
     telegram_base_url: str | None = None
     log_level: str = "INFO"
     lobby_ttl_seconds: float = 900.0
+    turn_ping_seconds: float = 5.0
     rate_overall_per_second: float = 30.0
     rate_group_per_minute: float = 20.0
     group_messages_per_minute: int = 20

@@ -102,13 +102,18 @@ class Live:
 
 
 class GameService:
-    def __init__(self, storage: Storage, publisher: Publisher, bot_username: str, lobby_ttl: float) -> None:
+    def __init__(
+        self, storage: Storage, publisher: Publisher, bot_username: str, lobby_ttl: float, turn_ping: float = 5.0
+    ) -> None:
         self.storage = storage
         self.publisher = publisher
         self.bot_username = bot_username
         self.lobby_ttl = lobby_ttl
+        self.turn_ping = turn_ping
         self.live: dict[int, Live] = {}
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._pings: dict[tuple[int, int], asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # --- chats and people -------------------------------------------------------------------------------
 
@@ -408,10 +413,12 @@ class GameService:
         now_legal = {s for s in range(state.num_players) if state.legal_actions(s)}
         for seat in sorted(changed | before_legal | now_legal | {action.seat}):
             turn_came = seat == state.to_move and seat not in (before_to_move, action.seat)
-            if turn_came:
+            if turn_came and self.turn_ping <= 0:
                 await self.resend_hand(live, seat)
-            else:
-                self.show_hand(live, seat)
+                continue
+            self.show_hand(live, seat)
+            if turn_came:
+                self.schedule_ping(live.game.game_id, seat, live.version)
         log.debug("game %s: %s applied at version %s", live.game.game_id, action, before_version)
 
     # --- what the chats see -----------------------------------------------------------------------------
@@ -435,6 +442,40 @@ class GameService:
             selection=live.selection.get(seat, frozenset()),
         )
         self.publisher.edit(user, message_id, text, markup)
+
+    def schedule_ping(self, game_id: int, seat: int, version: int) -> None:
+        """Notify a player whose turn came, unless he moves within ``turn_ping`` seconds (a player who is
+        watching needs no notification, and an edit costs one call where a notification costs two)."""
+        key = (game_id, seat)
+        if (old := self._pings.pop(key, None)) is not None:
+            old.cancel()
+
+        def fire() -> None:
+            task = asyncio.ensure_future(self.ping(game_id, seat, version))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+        self._pings[key] = asyncio.get_running_loop().call_later(self.turn_ping, fire)
+
+    async def ping(self, game_id: int, seat: int, version: int) -> None:
+        self._pings.pop((game_id, seat), None)
+        async with self.locks[game_id]:
+            live = self.live.get(game_id)
+            if live is None or live.version != version or live.state.to_move != seat:
+                return
+            user = live.user_of(seat)
+            if user is not None:
+                await self.publisher.flush([user])
+            await self.resend_hand(live, seat)
+
+    async def close(self) -> None:
+        """Cancel pending turn notifications (on shutdown)."""
+        for handle in self._pings.values():
+            handle.cancel()
+        self._pings.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def resend_hand(self, live: Live, seat: int, *, notify: bool = True) -> None:
         """Move the hand message down with a notification: the player's turn has come."""

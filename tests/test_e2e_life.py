@@ -185,3 +185,43 @@ async def test_python_m_bot_polls_and_stops_on_sigterm(tmp_path: Path) -> None:
             process.kill()
             await process.wait()
         await server.stop()
+
+
+async def test_a_player_whose_turn_came_is_notified_unless_he_moves_first(tmp_path: Path) -> None:
+    server = FakeTelegram()
+    await server.start()
+    runner = BotRunner(server, tmp_path / "bot.db", turn_ping_seconds=0.3)
+    await runner.start()
+    try:
+        server.add_group(GROUP, "Friends", admins={1})
+        world = World(server, runner, tmp_path)
+        people, game = await open_game(world, "/newgame czech", 3)
+        mover = next(p for p in people if p.my_turn())
+        message, actions, _ = mover.options()
+        assert message is not None and message.notify  # the first player's hand came with a notification
+        await mover.press(message, actions[0])
+        _, state = await replay(world, game.game_id)
+        following = next(p for p in people if p.user_id == state.to_move + 1)
+        before = following.hand()
+        assert before is not None and "👉" in before.text  # edited in place, silently, at once
+        await asyncio.sleep(0.6)
+        await runner.settle()
+        after = following.hand()
+        assert after is not None and after.message_id != before.message_id and after.notify
+        assert server.messages[(following.user_id, before.message_id)].deleted  # still one hand message
+        # A player who moves within the delay gets no second message.
+        _, actions, _ = following.options()
+        await following.press(after, actions[0])
+        _, state = await replay(world, game.game_id)
+        third = next(p for p in people if p.user_id == state.to_move + 1)
+        hand = third.hand()
+        assert hand is not None
+        _, actions, _ = third.options()
+        await third.press(hand, actions[0])
+        await asyncio.sleep(0.6)
+        await runner.settle()
+        assert third.hand() is None or third.hand().message_id == hand.message_id  # type: ignore[union-attr]
+        assert server.violations == []
+    finally:
+        await runner.stop()
+        await server.stop()
