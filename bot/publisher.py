@@ -153,6 +153,10 @@ class Publisher:
             log.info("could not delete %s: %s", key, exc)
             return False
 
+    def busy(self, chat_id: int) -> bool:
+        """Whether an edit of a message in this chat is still waiting to be sent."""
+        return any(key[0] == chat_id for key in self._workers)
+
     async def flush(self, chats: Collection[int] | None = None) -> None:
         """Wait until every scheduled edit (of the given chats, or of all) has been sent."""
         while True:

@@ -464,8 +464,10 @@ class GameService:
             if live is None or live.version != version or live.state.to_move != seat:
                 return
             user = live.user_of(seat)
-            if user is not None:
-                await self.publisher.flush([user])
+            if user is not None and self.publisher.busy(user):
+                # His hand has not even reached him yet (flood limits): count the delay from its delivery.
+                self.schedule_ping(game_id, seat, version)
+                return
             await self.resend_hand(live, seat)
 
     async def close(self) -> None:
