@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -40,17 +41,26 @@ class World:
         return self.server.bot_messages(chat_id)
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
+@asynccontextmanager
+async def running_world(tmp_path: Path, **settings: Any) -> AsyncIterator[World]:
+    """A fake server and the real bot on it (with these settings), a group ``GROUP`` whose admin is user 1."""
     server = FakeTelegram()
     await server.start()
-    runner = BotRunner(server, tmp_path / "bot.db", group_period_seconds=PERIOD, lobby_ttl_seconds=600)
+    runner = BotRunner(server, tmp_path / "bot.db", **settings)
     await runner.start()
     server.add_group(GROUP, "Friends", admins={1})
-    yield World(server, runner, tmp_path)
-    if runner.app is not None:
-        await runner.stop()
-    await server.stop()
+    try:
+        yield World(server, runner, tmp_path)
+    finally:
+        if runner.app is not None:
+            await runner.stop()
+        await server.stop()
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as made:
+        yield made
 
 
 async def open_game(world: World, command: str, players: int) -> tuple[list[Person], GameRow]:

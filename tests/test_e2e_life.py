@@ -14,31 +14,22 @@ from pathlib import Path
 
 from telegram import Update
 
-from tests.e2e import GROUP, BotRunner, Person, World, finished, open_game, play_until, replay
+from tests.e2e import GROUP, Person, World, finished, open_game, play_until, replay, running_world
 from tests.fake_telegram import FakeTelegram
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 async def test_an_idle_lobby_expires(tmp_path: Path) -> None:
-    server = FakeTelegram()
-    await server.start()
-    runner = BotRunner(server, tmp_path / "bot.db", lobby_ttl_seconds=0.3)
-    await runner.start()
-    try:
-        server.add_group(GROUP, "Friends")
-        ann = Person(server, runner, 1, "Ann")
-        server.add_user(1, "Ann")
+    async with running_world(tmp_path, lobby_ttl_seconds=0.3) as world:
+        ann = world.person(1, "Ann")
         await ann.say(GROUP, "/newgame")
-        lobby = server.bot_messages(GROUP)[-1]
+        lobby = world.group_messages()[-1]
         await asyncio.sleep(0.6)
-        await runner.settle()
-        assert "lobby has closed" in server.messages[(GROUP, lobby.message_id)].text
-        assert await runner.storage.games.open_game(GROUP) is None
-        assert server.violations == []
-    finally:
-        await runner.stop()
-        await server.stop()
+        await world.runner.settle()
+        assert "lobby has closed" in world.server.messages[(GROUP, lobby.message_id)].text
+        assert await world.runner.storage.games.open_game(GROUP) is None
+        assert world.server.violations == []
 
 
 async def test_a_press_on_a_finished_game_and_a_redelivered_update(world: World) -> None:
@@ -188,13 +179,8 @@ async def test_python_m_bot_polls_and_stops_on_sigterm(tmp_path: Path) -> None:
 
 
 async def test_a_player_whose_turn_came_is_notified_unless_he_moves_first(tmp_path: Path) -> None:
-    server = FakeTelegram()
-    await server.start()
-    runner = BotRunner(server, tmp_path / "bot.db", turn_ping_seconds=0.3)
-    await runner.start()
-    try:
-        server.add_group(GROUP, "Friends", admins={1})
-        world = World(server, runner, tmp_path)
+    async with running_world(tmp_path, turn_ping_seconds=0.3) as world:
+        server, runner = world.server, world.runner
         people, game = await open_game(world, "/newgame czech", 3)
         mover = next(p for p in people if p.my_turn())
         message, actions, _ = mover.options()
@@ -220,8 +206,6 @@ async def test_a_player_whose_turn_came_is_notified_unless_he_moves_first(tmp_pa
         await third.press(hand, actions[0])
         await asyncio.sleep(0.6)
         await runner.settle()
-        assert third.hand() is None or third.hand().message_id == hand.message_id  # type: ignore[union-attr]
+        latest = third.hand()
+        assert latest is not None and latest.message_id == hand.message_id
         assert server.violations == []
-    finally:
-        await runner.stop()
-        await server.stop()
