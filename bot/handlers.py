@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
+from html import escape
 from typing import cast
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
@@ -121,7 +122,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     name = " ".join(context.args or []) or None
     variant = variant_from_text(name, default)
     if variant is None:
-        await reply(update, t(lang, "unknown.variant", name=name or "", games=", ".join(VARIANT_NAMES)))
+        await reply(update, t(lang, "unknown.variant", name=escape(name or ""), games=", ".join(VARIANT_NAMES)))
         return
     refusal = await service.open_lobby(chat.id, variant, person_of(user), lang)
     if refusal:

@@ -19,7 +19,7 @@ EN: dict[str, str] = {
     # lobby
     "lobby.title": "🐐 <b>{game}</b> — a new game is gathering",
     "lobby.options": "Options: {options}",
-    "lobby.seats_team": "Seats (partners sit opposite: 1 & 3 against 2 & 4):",
+    "lobby.seats_team": "Seats (partners sit opposite: 1 &amp; 3 against 2 &amp; 4):",
     "lobby.seats_czech": "Players ({count} of 3–6):",
     "lobby.empty_seat": "— free —",
     "lobby.how": "Tap <b>Join</b>: the bot opens a private chat where your cards will come. "

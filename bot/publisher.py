@@ -41,8 +41,12 @@ class Render:
 
 
 def fit(text: str) -> str:
-    """Telegram refuses texts over 4,096 characters; long tables are cut, never the whole message lost."""
-    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+    """Telegram refuses texts over 4,096 characters; long tables are cut (at a line end, so no HTML tag or
+    entity is split), never the whole message lost."""
+    if len(text) <= MAX_TEXT:
+        return text
+    cut = text.rfind("\n", 0, MAX_TEXT - 1)
+    return text[: cut if cut > 0 else MAX_TEXT - 1] + "…"
 
 
 class Publisher:

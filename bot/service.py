@@ -190,7 +190,7 @@ class GameService:
             if game is None or game.status != "lobby":
                 return t(lang, "join.gone")
             chat = await self.storage.chats.get(game.chat_id)
-            title = chat.title if chat else ""
+            title = escape(chat.title) if chat else ""  # the reply is HTML
             seats = await self.storage.games.seats(game_id)
             if any(s.user_id == person.user_id for s in seats):
                 return t(lang, "join.already", chat=title)

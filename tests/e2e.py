@@ -48,7 +48,7 @@ async def running_world(tmp_path: Path, **settings: Any) -> AsyncIterator[World]
     await server.start()
     runner = BotRunner(server, tmp_path / "bot.db", **settings)
     await runner.start()
-    server.add_group(GROUP, "Friends", admins={1})
+    server.add_group(GROUP, "Friends & <Co>", admins={1})  # a title that needs HTML escaping
     try:
         yield World(server, runner, tmp_path)
     finally:

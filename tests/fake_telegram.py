@@ -183,6 +183,18 @@ class SpecChecker:
         return all(any(self.matches(v, t) for t in fields[k]["types"]) for k, v in value.items())
 
 
+_HTML_TAG = re.compile(r"</?(b|strong|i|em|u|ins|s|strike|del|code|pre|a|tg-spoiler|span|blockquote)(\s[^>]*)?>")
+_HTML_ENTITY = re.compile(r"&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);")
+
+
+def check_html(text: str) -> None:
+    """Telegram's HTML mode: only its tags, and every other <, > and & written as an entity."""
+    rest = _HTML_ENTITY.sub("", _HTML_TAG.sub("", text))
+    for char in "<>&":
+        if char in rest:
+            raise ApiError(400, f"Bad Request: can't parse entities: unexpected {char!r} in {text[:60]!r}")
+
+
 def visible_length(text: str, parse_mode: str | None) -> int:
     if parse_mode and parse_mode.upper() == "HTML":
         text = html.unescape(re.sub(r"<[^>]+>", "", text))
@@ -432,6 +444,8 @@ class FakeTelegram:
                     await asyncio.wait_for(self._new_update.wait(), deadline - time.monotonic())
 
     def _check_text(self, params: dict[str, Any]) -> None:
+        if (params.get("parse_mode") or "").upper() == "HTML":
+            check_html(params["text"])
         length = visible_length(params["text"], params.get("parse_mode"))
         if length == 0:
             raise ApiError(400, "Bad Request: message text is empty")

@@ -183,8 +183,8 @@ async def test_bad_input_is_answered_and_changes_nothing(world: World) -> None:
     assert "do not know that command" in world.group_messages()[-1].text
     await outsider.say(GROUP, "/newgame classic")
     assert "already has a game" in world.group_messages()[-1].text
-    await outsider.say(GROUP, "/newgame poker")
-    assert "do not know the game" in world.group_messages()[-1].text
+    await outsider.say(GROUP, "/newgame <poker> & co")
+    assert "do not know the game «&lt;poker&gt; &amp; co»" in world.group_messages()[-1].text
 
     _, before = await replay(world, game.game_id)
     mover = next(p for p in people if p.my_turn())

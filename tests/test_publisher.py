@@ -86,6 +86,10 @@ async def test_long_texts_are_cut_to_telegrams_limit(fake: tuple[FakeTelegram, B
     server, bot = fake
     message_id = await Publisher(bot).send(GROUP, "x" * 5000)
     assert message_id is not None and len(server.messages[(GROUP, message_id)].text) == MAX_TEXT
+    lines = "\n".join(f"<b>{i}.</b> Ann &amp; Bob" for i in range(400))  # cut between lines, HTML intact
+    message_id = await Publisher(bot).send(GROUP, lines)
+    assert message_id is not None and server.messages[(GROUP, message_id)].text.endswith("Bob…")
+    assert server.violations == []
 
 
 async def test_new_group_messages_are_paced(fake: tuple[FakeTelegram, Bot]) -> None:
