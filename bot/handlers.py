@@ -191,11 +191,7 @@ async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message = update.effective_message
     if message is None or message.migrate_to_chat_id is None:
         return
-    service = service_of(context)
-    await service.storage.chats.migrate(message.chat_id, message.migrate_to_chat_id)
-    for live in service.live.values():
-        if live.game.chat_id == message.chat_id:
-            live.game = live.game.model_copy(update={"chat_id": message.migrate_to_chat_id})
+    await service_of(context).migrate_chat(message.chat_id, message.migrate_to_chat_id)
 
 
 # --- buttons --------------------------------------------------------------------------------------------------

@@ -136,6 +136,19 @@ class GameService:
             row = row.model_copy(update={"can_message": can_message})
         return row
 
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """A group became a supergroup: its game, series and results follow the new id, and a running game's
+        table is posted again there (messages of the old chat cannot be edited through the new id)."""
+        await self.storage.chats.migrate(old_chat_id, new_chat_id)
+        for game_id, live in list(self.live.items()):
+            if live.game.chat_id != old_chat_id:
+                continue
+            async with self.locks[game_id]:
+                live.game = live.game.model_copy(update={"chat_id": new_chat_id, "table_message_id": None})
+                message_id = await self.publisher.send(new_chat_id, self.table_text(live))
+                await self.storage.games.set_table_message(game_id, message_id, live.state.deal_no)
+                live.game = live.game.model_copy(update={"table_message_id": message_id})
+
     # --- the lobby --------------------------------------------------------------------------------------
 
     async def open_lobby(self, chat_id: int, variant: str, creator: Person, lang: str) -> str | None:

@@ -209,3 +209,32 @@ async def test_a_player_whose_turn_came_is_notified_unless_he_moves_first(tmp_pa
         latest = third.hand()
         assert latest is not None and latest.message_id == hand.message_id
         assert server.violations == []
+
+
+async def test_a_group_upgraded_to_a_supergroup_keeps_its_game(world: World) -> None:
+    people, game = await open_game(world, "/newgame czech", 3)
+    rng = random.Random(9)
+    moves = 0
+
+    async def a_few() -> bool:
+        nonlocal moves
+        moves += 1
+        return moves > 5
+
+    await play_until(people, a_few, rng)
+    await world.server.migrate(GROUP, -1009)
+    await world.runner.settle()
+    moved = await world.runner.storage.games.open_game(-1009)
+    assert moved is not None and moved.game_id == game.game_id
+    assert await world.runner.storage.games.open_game(GROUP) is None
+    table = world.server.bot_messages(-1009)
+    assert table and "Turn:" in table[-1].text
+    before = table[-1].text
+    mover = next(p for p in people if p.my_turn())
+    message, actions, _ = mover.options()
+    assert message is not None
+    await mover.press(message, actions[0])
+    assert world.server.bot_messages(-1009)[-1].text != before  # the new table is the one kept up to date
+    await people[0].say(-1009, "/score")
+    assert "Current Czech Kozel" in world.server.bot_messages(-1009)[-1].text
+    assert world.server.violations == []
