@@ -227,3 +227,15 @@ async def play_until(people: list[Person], done: Any, rng: random.Random, max_mo
             moves += 1
         assert moves < max_moves
     return moves
+
+
+async def play_moves(people: list[Person], count: int, rng: random.Random) -> None:
+    """Let the people make ``count`` moves."""
+    calls = 0
+
+    async def enough() -> bool:
+        nonlocal calls
+        calls += 1
+        return calls > count
+
+    await play_until(people, enough, rng)

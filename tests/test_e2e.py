@@ -12,7 +12,7 @@ import pytest
 from bot.render import Seating, card_label, render_deal_result, render_outcome
 from engine import Card, GameState, Kind, find_variant
 from storage import GameRow
-from tests.e2e import GAME_DATA, GROUP, PERIOD, World, finished, open_game, play_until, replay
+from tests.e2e import GAME_DATA, GROUP, PERIOD, World, finished, open_game, play_moves, play_until, replay
 
 FACE_UP = (Kind.LEAD, Kind.BEAT, Kind.MOLODKA, Kind.PLAY, Kind.DOUBLE)
 
@@ -141,14 +141,7 @@ async def test_a_group_plays_a_complete_series(world: World, command: str, playe
 async def test_restart_mid_deal_loses_and_repeats_nothing(world: World) -> None:
     people, game = await open_game(world, "/newgame classic", 4)
     rng = random.Random(7)
-    moves = 0
-
-    async def some_moves() -> bool:
-        nonlocal moves
-        moves += 1
-        return moves > 14
-
-    await play_until(people, some_moves, rng)
+    await play_moves(people, 14, rng)
     _, before = await replay(world, game.game_id)
     assert before.trick or before.tricks_done  # mid-deal
     sent_before = len(world.server.calls)

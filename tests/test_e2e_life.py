@@ -14,7 +14,7 @@ from pathlib import Path
 
 from telegram import Update
 
-from tests.e2e import GROUP, Person, World, finished, open_game, play_until, replay, running_world
+from tests.e2e import GROUP, Person, World, finished, open_game, play_moves, play_until, replay, running_world
 from tests.fake_telegram import FakeTelegram
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -214,14 +214,7 @@ async def test_a_player_whose_turn_came_is_notified_unless_he_moves_first(tmp_pa
 async def test_a_group_upgraded_to_a_supergroup_keeps_its_game(world: World) -> None:
     people, game = await open_game(world, "/newgame czech", 3)
     rng = random.Random(9)
-    moves = 0
-
-    async def a_few() -> bool:
-        nonlocal moves
-        moves += 1
-        return moves > 5
-
-    await play_until(people, a_few, rng)
+    await play_moves(people, 5, rng)
     await world.server.migrate(GROUP, -1009)
     await world.runner.settle()
     moved = await world.runner.storage.games.open_game(-1009)
