@@ -61,7 +61,7 @@ def sort_hand(cards: Iterable[Card], variant: str, trump: int | None = None) -> 
     return sorted(cards, key=lambda c: (int(c.suit), int(c.rank)))
 
 
-def play_label(play: SeenPlay, variant: str, lang: str) -> str:
+def play_label(play: SeenPlay, variant: str) -> str:
     if play.face_down:
         return FACE_DOWN * play.count
     return cards_label(play.cards, variant)
@@ -75,7 +75,7 @@ def trick_lines(view: View, seating: Seating, lang: str) -> list[str]:
         return [t(lang, "table.trick_empty")]
     lines = [t(lang, "table.trick")]
     for index, play in enumerate(view.trick):
-        text = play_label(play, view.variant, lang)
+        text = play_label(play, view.variant)
         if play.kind is Kind.MOLODKA:
             text = "🔥 " + text
         line = "  " + t(lang, "table.play", name=seating.name(play.seat), cards=text)
