@@ -9,7 +9,7 @@
 from engine import classic, czech, four_card
 from engine.actions import Action, Kind
 from engine.cards import Card, Rank, Suit, format_cards, parse_cards
-from engine.core import DealResult, GameState, Layout, Options, Outcome, SeenPlay, TrickRecord, View
+from engine.core import DealResult, GameState, Layout, Options, Outcome, SeenPlay, SeenTrick, TrickRecord, View
 from engine.errors import (
     EngineError,
     GameOverError,
@@ -38,6 +38,7 @@ __all__ = [
     "ParseError",
     "Rank",
     "SeenPlay",
+    "SeenTrick",
     "Suit",
     "TrickRecord",
     "UnknownVariantError",

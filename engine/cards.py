@@ -106,6 +106,10 @@ class Card(int):
             raise ParseError(f"no card has the code {code!r}")
         return cls(Suit(suit), Rank(rank))
 
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        """Pickle by code, so a card sent to another process comes back as the interned card."""
+        return (Card.from_code, (int(self),))
+
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse ``"10♥"``, ``"TH"``, ``"th"``, ``"10h"``, ``"Q♠"`` …"""

@@ -17,6 +17,7 @@ SERIES_TARGET = 12  # C14
 REDEAL_MAX_POINTS = 13  # C6
 ACE_OF_DIAMONDS = Card(Suit.DIAMONDS, Rank.ACE)
 QUEEN_OF_CLUBS = Card(Suit.CLUBS, Rank.QUEEN)
+JACK_OF_CLUBS = Card(Suit.CLUBS, Rank.JACK)
 SIX_OF_CLUBS = Card(Suit.CLUBS, Rank.SIX)
 
 # C3: the trumps, low to high.

@@ -10,6 +10,7 @@ actions that ``legal_actions`` lists and raises a typed error for anything else,
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -148,6 +149,14 @@ class SeenPlay:
 
 
 @dataclass(frozen=True)
+class SeenTrick:
+    """A completed trick as one seat saw it."""
+
+    plays: tuple[SeenPlay, ...]
+    winner: int
+
+
+@dataclass(frozen=True)
 class View:
     """What one seat may know (RULES X1), or — with ``seat`` None — what the whole group may see.
 
@@ -170,6 +179,7 @@ class View:
     deal_log: tuple[SeenPlay, ...]
     last_trick: tuple[SeenPlay, ...]
     last_trick_winner: int | None
+    tricks: tuple[SeenTrick, ...]
     tricks_taken: tuple[int, ...]
     totals: tuple[int, ...]
     deals: tuple[DealResult, ...]
@@ -183,6 +193,8 @@ class View:
     doubled: bool = False
     trump_lead_banned: tuple[int, ...] = ()
     exchange: tuple[Card, Card] | None = None
+    stock_trump_index: int | None = None
+    options: Any = None
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -345,10 +357,12 @@ class GameState:
             deal_log=tuple(self._seen(a, seat) for a in self.history[self.deal_start :]),
             last_trick=tuple(self._seen(a, seat) for a in self.tricks_done[-1].plays) if self.tricks_done else (),
             last_trick_winner=self.tricks_done[-1].winner if self.tricks_done else None,
+            tricks=tuple(SeenTrick(tuple(self._seen(a, seat) for a in t.plays), t.winner) for t in self.tricks_done),
             tricks_taken=tuple(self.tricks_taken),
             totals=tuple(self.totals),
             deals=tuple(self.deals),
             outcome=self.outcome,
+            options=self.options,
             **self._view_extra(seat),
         )
 
@@ -379,6 +393,16 @@ class GameState:
 
     def clone(self) -> Self:
         return type(self).from_dict(self.to_dict())
+
+    def fork(self) -> Self:
+        """A fast independent copy for search: every list is copied, lists of lists one level deeper;
+        the values inside (cards, actions, records, options) are immutable and shared."""
+        other = copy.copy(self)
+        for name, value in vars(self).items():
+            if type(value) is list:
+                setattr(other, name, [v.copy() if type(v) is list else v for v in value])
+        other._cache = {}
+        return other
 
     # --- the series -------------------------------------------------------------------------------------
 

@@ -277,6 +277,12 @@ class FourCardState(GameState):
             "trump_card": self.trump_card,
             "trump_card_holder": self.trump_card_holder,
             "stock_size": len(self.stock),
+            # F5: the shown card lies at its place in the stock, in sight of everybody
+            "stock_trump_index": (
+                self.stock.index(self.trump_card)
+                if self.trump_card is not None and self.trump_card_holder is None
+                else None
+            ),
             "eggs_pending": self.eggs,
         }
 

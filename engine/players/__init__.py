@@ -1,0 +1,165 @@
+"""Computer players: pure functions of one seat's view (RULES X1) and a random source.
+
+>>> from engine.players import find_player
+>>> player = find_player("strong")
+>>> action = player.choose(state.view(seat), random.Random(1))   # an action, or None to wait
+
+Three levels:
+
+* ``random`` — any legal action of the seat to move (for tests and as a baseline);
+* ``basic`` — hand-written heuristics per game (``engine.players.basic``);
+* ``strong`` — determinized Monte Carlo search: it samples the hidden cards many times consistently with
+  everything the seat has seen (``engine.players.worlds``), plays each candidate on to the end of the deal
+  in every sample with the basic heuristics for all four hands, and picks the best average.  It stops on
+  its time budget (or after a fixed number of samples, for reproducible tests and arenas).
+
+A player never sees a state, only a view: two deals that look the same from the seat give the same choice for
+the same random seed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar, Protocol
+
+from engine.actions import Action, Kind
+from engine.core import DealResult, GameState, View
+from engine.players.basic import CHOICES, Table
+from engine.players.worlds import Knowledge, SamplingError
+
+__all__ = [
+    "LEVELS",
+    "BasicPlayer",
+    "Player",
+    "RandomPlayer",
+    "SamplingError",
+    "StrongPlayer",
+    "deal_value",
+    "find_player",
+]
+
+DEFAULT_BUDGET = 0.5  # seconds per decision
+_EXTRAS = (Kind.REDEAL, Kind.EXCHANGE)  # decided by heuristics: their value lies beyond this deal's cards
+
+
+class Player(Protocol):
+    name: ClassVar[str]
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        """One of ``view.legal``, or None when it is not the seat's turn and it prefers to wait."""
+        ...
+
+
+@dataclass(frozen=True)
+class RandomPlayer:
+    name: ClassVar[str] = "random"
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        if view.to_move != view.seat or not view.legal:
+            return None
+        return rng.choice(view.legal)
+
+
+@dataclass(frozen=True)
+class BasicPlayer:
+    name: ClassVar[str] = "basic"
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        if not view.legal:
+            return None
+        return CHOICES[view.variant](Table.of_view(view), False)
+
+
+def deal_value(result: DealResult, seat: int, variant: str) -> float:
+    """How good a finished deal was for ``seat``: the card-point margin of his team plus 15 per series
+    point (team games), or the others' mean penalty minus his own (Czech Kozel)."""
+    score = result.score
+    if variant == "czech":
+        others = [p for s, p in enumerate(score) if s != seat]
+        return sum(others) / len(others) - score[seat]
+    us, them = seat % 2, 1 - seat % 2
+    margin = result.points[us] - result.points[them]
+    series = score[us] - score[them]
+    if variant == "four_card":
+        series = -series  # F14: the score is defeat points
+    return margin + 15 * series
+
+
+def playout(state: GameState, seat: int) -> float:
+    """Play the deal to its end with the heuristics for every seat; its value for ``seat``."""
+    choose = CHOICES[state.VARIANT]
+    deals = len(state.deals)
+    while len(state.deals) == deals and state.outcome is None:
+        mover = state.to_move
+        assert mover is not None
+        action = choose(Table.of_state(state, mover), True)
+        if action is None:
+            action = next(a for a in state.legal_actions(mover) if a.kind not in _EXTRAS)
+        state.apply(action)
+    return deal_value(state.deals[deals], seat, state.VARIANT)
+
+
+@dataclass(frozen=True)
+class StrongPlayer:
+    """Determinized Monte Carlo: the same sampled worlds for every candidate, so they compare fairly."""
+
+    name: ClassVar[str] = "strong"
+    budget: float | None = DEFAULT_BUDGET
+    max_worlds: int | None = None
+    clock: Callable[[], float] = time.perf_counter
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        if not view.legal:
+            return None
+        assert view.seat is not None
+        heuristic = CHOICES[view.variant](Table.of_view(view), False)
+        if heuristic is not None and heuristic.kind in _EXTRAS:
+            return heuristic
+        options: list[Action | None] = [a for a in view.legal if a.kind not in _EXTRAS]
+        if view.to_move != view.seat:
+            options.append(None)  # out of turn: acting now is compared with waiting
+        if len(options) == 1:
+            return options[0]
+        return self._search(view, options, rng)
+
+    def _search(self, view: View, options: list[Action | None], rng: random.Random) -> Action | None:
+        assert view.seat is not None
+        started = self.clock()
+        knowledge = Knowledge(view)
+        sums = [0.0] * len(options)
+        worlds = 0
+        while True:
+            world = knowledge.world(rng)
+            for i, option in enumerate(options):
+                state = world.fork() if i < len(options) - 1 else world
+                if option is not None:
+                    state.apply(option)
+                sums[i] += playout(state, view.seat)
+            worlds += 1
+            if self.max_worlds is not None and worlds >= self.max_worlds:
+                break
+            if self.budget is not None:
+                now = self.clock()
+                if now + (now - started) / worlds > started + self.budget:
+                    break  # the next world would not finish in time
+        best = max(range(len(options)), key=lambda i: sums[i])
+        return options[best]
+
+
+LEVELS: dict[str, type[RandomPlayer] | type[BasicPlayer] | type[StrongPlayer]] = {
+    "random": RandomPlayer,
+    "basic": BasicPlayer,
+    "strong": StrongPlayer,
+}
+
+
+def find_player(level: str, budget: float | None = DEFAULT_BUDGET, max_worlds: int | None = None) -> Player:
+    """The computer player of a level; raises ``ValueError`` for an unknown level."""
+    if level == "strong":
+        return StrongPlayer(budget=budget, max_worlds=max_worlds)
+    if level in LEVELS:
+        return LEVELS[level]()
+    raise ValueError(f"unknown computer level {level!r}; known: {', '.join(LEVELS)}")

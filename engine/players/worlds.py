@@ -1,0 +1,297 @@
+"""Determinization: complete states that agree with everything one seat has seen.
+
+A computer player is given a seat's view (RULES X1) and nothing else.  To look ahead it samples the cards it
+cannot see — other hands, face-down discards, the stock, the talon — consistently with what the view shows:
+
+* every face-up card of the deal is where the view shows it (a trick, the table, or — after a molodka sent
+  it back, F10 — the hand of the player who had played it);
+* a player who did not follow the led suit holds none of it (C10, K4: there is no drawing in those games);
+* a player who went out of trumps holds no trump (C7); the partners know the two exchanged cards;
+* the kozel stays in the hand of the player who doubled until it is played (K6);
+* the shown trump card lies at its place in the stock, or with the player who drew it — in his hand or
+  among his face-down discards (F5, F11);
+* hand sizes, the stock, the talon and the number of face-down cards are as counted.
+
+The sampled world is a fresh state of the same variant positioned at the view's moment; search plays it on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.actions import Action, Kind
+from engine.cards import Card
+from engine.classic import ESUIT, TRUMP_SUIT, ClassicState
+from engine.core import GameState, SeenPlay, TrickRecord, View
+from engine.czech import KOZEL, CzechState
+from engine.four_card import FourCardState
+from engine.registry import find_variant
+
+
+class SamplingError(ValueError):
+    """No placement of the hidden cards agrees with the view (a bug: the real deal is one)."""
+
+
+@dataclass
+class _Slot:
+    """A place for hidden cards: a seat's hand, one face-down play, the stock or the talon."""
+
+    owner: int | None  # the seat it belongs to (hands and face-down plays)
+    capacity: int
+    is_hand: bool = False
+    cards: list[Card] = field(default_factory=list)
+
+
+def suit_rule(variant: str) -> Callable[[int], int] | None:
+    """How a game decides "the same suit" for following (None: no duty to follow, F8)."""
+    if variant == "classic":
+        return ESUIT.__getitem__
+    if variant == "czech":
+        return lambda card: card >> 4
+    return None
+
+
+def deck_for(view: View) -> tuple[Card, ...]:
+    if view.variant == "classic":
+        return ClassicState(options=view.options).deck
+    return find_variant(view.variant).deck
+
+
+class Knowledge:
+    """What a seat knows about where the cards of the current deal are, worked out once per decision."""
+
+    def __init__(self, view: View) -> None:
+        if view.seat is None:
+            raise ValueError("a computer player needs a seat's view, not the group's")
+        self.view = view
+        seat = view.seat
+        n = view.num_players
+        self.fixed: list[list[Card]] = [[] for _ in range(n)]  # cards certainly in a hand
+        self.fixed[seat] = list(view.hand)
+        self.voids: list[set[int]] = [set() for _ in range(n)]
+        self.slots: list[_Slot] = []
+        self.owner_of: dict[Card, int] = {}  # cards that must go to a slot of this seat
+        placed: set[Card] = set(view.hand)
+        # Face-down plays become slots; face-up cards are placed.
+        self.trick_slots: list[list[_Slot | None]] = []
+        for trick in [*(t.plays for t in view.tricks), view.trick]:
+            row: list[_Slot | None] = []
+            for play in trick:
+                if play.face_down:
+                    slot = _Slot(play.seat, play.count)
+                    self.slots.append(slot)
+                    row.append(slot)
+                else:
+                    placed.update(play.cards)
+                    row.append(None)
+            self.trick_slots.append(row)
+        self._learn_voids(view)
+        on_table = set(placed)
+        # F10: a face-up card played in this deal and no longer on the table went back to its player (who
+        # holds it, or has since put it face down).
+        for play in view.deal_log:
+            if play.seat != seat and play.kind in (Kind.LEAD, Kind.BEAT, Kind.MOLODKA, Kind.PLAY):
+                for card in play.cards:
+                    if card not in on_table:
+                        self.owner_of[card] = play.seat
+        # C7: the partners know both exchanged cards.
+        if view.exchange is not None:
+            given, back = view.exchange
+            exchanger = next(p.seat for p in view.deal_log if p.kind is Kind.EXCHANGE and p.seat % 2 == seat % 2)
+            partner = (exchanger + 2) % 4
+            for card, holder in ((given, partner), (back, exchanger)):
+                if card not in placed and holder != seat:
+                    self.fixed[holder].append(card)
+                    placed.add(card)
+        for play in view.deal_log:
+            if play.kind is Kind.EXCHANGE:
+                self.voids[play.seat].add(TRUMP_SUIT)  # C7: he gave away his only trump
+        # K6: the kozel stays in the doubler's hand until played.
+        if view.doubled:
+            doubler = next(p.seat for p in view.deal_log if p.kind is Kind.DOUBLE)
+            if KOZEL not in placed:
+                self.fixed[doubler].append(KOZEL)
+                placed.add(KOZEL)
+        # F5: the shown trump card.
+        self.stock_trump: Card | None = None
+        if view.trump_card is not None and view.trump_card not in placed:
+            if view.trump_card_holder is None:
+                self.stock_trump = view.trump_card
+                placed.add(view.trump_card)
+            elif view.trump_card_holder != seat:
+                self.owner_of[view.trump_card] = view.trump_card_holder
+        self.hand_slots: list[_Slot | None] = []
+        for s in range(n):
+            if s == seat:
+                self.hand_slots.append(None)
+                continue
+            slot = _Slot(s, view.hand_sizes[s] - len(self.fixed[s]), is_hand=True)
+            self.slots.append(slot)
+            self.hand_slots.append(slot)
+        stock_hidden = view.stock_size - (1 if self.stock_trump is not None else 0)
+        self.stock_slot = _Slot(None, stock_hidden)
+        self.talon_slot = _Slot(None, view.talon_size)
+        self.slots += [self.stock_slot, self.talon_slot]
+        self.unknown = [c for c in deck_for(view) if c not in placed]
+        if len(self.unknown) != sum(s.capacity for s in self.slots):
+            raise SamplingError(f"{len(self.unknown)} hidden cards for {sum(s.capacity for s in self.slots)} places")
+        self.eligible = {card: self._eligible(card) for card in self.unknown}
+
+    def _learn_voids(self, view: View) -> None:
+        suit = suit_rule(view.variant)
+        if suit is None:
+            return
+        for trick in [*(t.plays for t in view.tricks), view.trick]:
+            plays = [p for p in trick if p.kind is Kind.PLAY]
+            if not plays:
+                continue
+            led = suit(plays[0].cards[0])
+            for play in plays[1:]:
+                if suit(play.cards[0]) != led:
+                    self.voids[play.seat].add(led)
+
+    def _eligible(self, card: Card) -> list[_Slot]:
+        suit = suit_rule(self.view.variant)
+        owner = self.owner_of.get(card)
+        result = []
+        for slot in self.slots:
+            if slot.capacity == 0:
+                continue
+            if owner is not None and slot.owner != owner:
+                continue
+            if slot.is_hand and suit is not None and slot.owner is not None and suit(card) in self.voids[slot.owner]:
+                continue
+            result.append(slot)
+        return result
+
+    # --- sampling ---------------------------------------------------------------------------------------
+
+    def sample(self, rng: random.Random, attempts: int = 50) -> None:
+        """Place every hidden card in a slot, most constrained cards first; retry on a dead end."""
+        cards = list(self.unknown)
+        for _ in range(attempts):
+            rng.shuffle(cards)
+            cards.sort(key=lambda c: len(self.eligible[c]))
+            for slot in self.slots:
+                slot.cards = []
+            if all(self._place(card, rng) for card in cards):
+                return
+        raise SamplingError("no placement of the hidden cards agrees with the view")
+
+    def _place(self, card: Card, rng: random.Random) -> bool:
+        open_slots = [s for s in self.eligible[card] if len(s.cards) < s.capacity]
+        if not open_slots:
+            return False
+        weights = [s.capacity - len(s.cards) for s in open_slots]
+        rng.choices(open_slots, weights)[0].cards.append(card)
+        return True
+
+    def world(self, rng: random.Random) -> GameState:
+        """A complete state that agrees with the view, its hidden cards freshly sampled."""
+        self.sample(rng)
+        view = self.view
+        hands = [
+            sorted(self.fixed[s] + (slot.cards if slot is not None else [])) for s, slot in enumerate(self.hand_slots)
+        ]
+        rows = [
+            [self._filled(play, slot) for play, slot in zip(trick, slots, strict=True)]
+            for trick, slots in zip([*(t.plays for t in view.tricks), view.trick], self.trick_slots, strict=True)
+        ]
+        tricks = [TrickRecord(tuple(row), t.winner) for row, t in zip(rows, view.tricks, strict=False)]
+        builder = _BUILDERS[view.variant]
+        return builder(self, hands, tricks, rows[-1], rng)
+
+    @staticmethod
+    def _filled(play: SeenPlay, slot: _Slot | None) -> Action:
+        cards = tuple(sorted(slot.cards)) if slot is not None else play.cards
+        return Action(play.seat, play.kind, cards)
+
+    def stock(self, rng: random.Random) -> list[Card]:
+        stock = list(self.stock_slot.cards)
+        rng.shuffle(stock)
+        if self.stock_trump is not None and self.view.stock_trump_index is not None:
+            stock.insert(self.view.stock_trump_index, self.stock_trump)
+        return stock
+
+
+def _piles(tricks: list[TrickRecord], units: int, unit: Callable[[int], int]) -> list[list[Card]]:
+    piles: list[list[Card]] = [[] for _ in range(units)]
+    for record in tricks:
+        for play in record.plays:
+            piles[unit(record.winner)].extend(play.cards)
+    return piles
+
+
+def _common(k: Knowledge, hands: list[list[Card]], tricks: list[TrickRecord], trick: list[Action]) -> dict[str, object]:
+    view = k.view
+    return {
+        "options": view.options,
+        "seed": 0,
+        "num_players": view.num_players,
+        "deal_no": view.deal_no,
+        "dealer": view.dealer,
+        "leader": view.leader,
+        "to_move": view.to_move,
+        "hands": hands,
+        "trick": trick,
+        "tricks_done": tricks,
+        "tricks_taken": list(view.tricks_taken),
+        "deals": list(view.deals),
+        "totals": list(view.totals),
+    }
+
+
+def _four_card(
+    k: Knowledge, hands: list[list[Card]], tricks: list[TrickRecord], trick: list[Action], rng: random.Random
+) -> GameState:
+    view = k.view
+    assert view.trump is not None
+    return FourCardState(
+        **_common(k, hands, tricks, trick),  # type: ignore[arg-type]
+        stock=k.stock(rng),
+        trump=view.trump,
+        trump_card=view.trump_card,
+        trump_card_holder=view.trump_card_holder,
+        piles=_piles(tricks, 2, lambda s: s % 2),
+        trick_leader=tricks[-1].winner if tricks else view.leader,
+        lead_seat=trick[0].seat if trick else -1,
+        molodka=bool(trick) and trick[0].kind is Kind.MOLODKA,
+        top=view.trick_top if view.trick_top is not None else -1,
+        answered=max(len(trick) - 1, 0),
+        eggs=view.eggs_pending,
+    )
+
+
+def _classic(
+    k: Knowledge, hands: list[list[Card]], tricks: list[TrickRecord], trick: list[Action], rng: random.Random
+) -> GameState:
+    view = k.view
+    exchanged = [p.seat % 2 for p in view.deal_log if p.kind is Kind.GIVE_BACK]
+    pending = [p.seat for p in view.deal_log if p.kind is Kind.EXCHANGE and p.seat % 2 not in exchanged]
+    return ClassicState(
+        **_common(k, hands, tricks, trick),  # type: ignore[arg-type]
+        piles=_piles(tricks, 2, lambda s: s % 2),
+        banned=list(view.trump_lead_banned),
+        exchanged=exchanged,
+        giving_back=(pending[0] + 2) % 4 if pending else -1,
+        eggs_pending=view.eggs_pending,
+        eggs=sum(d.eggs for d in view.deals),
+    )
+
+
+def _czech(
+    k: Knowledge, hands: list[list[Card]], tricks: list[TrickRecord], trick: list[Action], rng: random.Random
+) -> GameState:
+    view = k.view
+    return CzechState(
+        **_common(k, hands, tricks, trick),  # type: ignore[arg-type]
+        talon=list(k.talon_slot.cards),
+        piles=_piles(tricks, view.num_players, lambda s: s),
+        doubled=view.doubled,
+    )
+
+
+_BUILDERS: dict[str, Callable[[Knowledge, list[list[Card]], list[TrickRecord], list[Action], random.Random], GameState]]
+_BUILDERS = {"four_card": _four_card, "classic": _classic, "czech": _czech}

@@ -1,0 +1,218 @@
+"""Computer players (engine.players): they see only their seat's view (X1), always act legally, sample
+worlds that agree with what they saw, stop on their budget, and play by the rules they cite."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from collections import Counter
+from itertools import count
+
+import pytest
+
+from engine import Action, GameState, Kind, find_variant
+from engine.players import BasicPlayer, RandomPlayer, StrongPlayer, find_player
+from engine.players.basic import Table, classic_choice, czech_choice, four_card_choice
+from engine.players.worlds import Knowledge, suit_rule
+from tests.helpers import GAME_CONFIGS, act, deck_of, table_cards
+
+SAME_FIELDS = [
+    *("seat", "hand", "hand_sizes", "legal", "trick", "trick_top", "tricks", "tricks_taken", "totals", "to_move"),
+    *("leader", "trump", "trump_card", "trump_card_holder", "stock_size", "talon_size", "doubled"),
+    *("trump_lead_banned", "stock_trump_index", "eggs_pending", "deals"),
+]
+
+
+def positions(variant: str, options: dict[str, object], seeds: range, stops: int = 6) -> list[GameState]:
+    """Positions of random play: several moments of the first two deals of each seed."""
+    found = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = find_variant(variant).new_game(seed, options)
+        marks = sorted(rng.sample(range(1, 60), stops))
+        moves = 0
+        while state.outcome is None and len(state.deals) < 2 and marks:
+            state.apply(rng.choice(state.all_legal_actions()))
+            moves += 1
+            if moves == marks[0]:
+                marks.pop(0)
+                found.append(state.fork())
+    return found
+
+
+@pytest.mark.parametrize(("variant", "options"), GAME_CONFIGS)
+def test_sampled_worlds_agree_with_the_view(variant: str, options: dict[str, object]) -> None:
+    """Every sampled world looks exactly like the real deal from the seat, holds the whole deck, keeps the
+    voids a player showed (C10, K4), and plays on to the end of the deal."""
+    rng = random.Random(5)
+    checked = 0
+    for state in positions(variant, options, range(12)):
+        for seat in range(state.num_players):
+            view = state.view(seat)
+            knowledge = Knowledge(view)
+            for _ in range(3):
+                world = knowledge.world(rng)
+                seen = world.view(seat)
+                for name in SAME_FIELDS:
+                    assert getattr(seen, name) == getattr(view, name), name
+                assert Counter(table_cards(world)) == Counter(deck_of(state))
+                suit = suit_rule(variant)
+                if suit is not None:
+                    for other, voids in enumerate(knowledge.voids):
+                        assert not any(suit(c) in voids for c in world.hands[other]) or other == seat
+                    for other, voids in enumerate(knowledge.voids):  # voids are true of the real deal too
+                        assert not any(suit(c) in voids for c in state.hands[other])
+                deals = len(world.deals)
+                while len(world.deals) == deals:
+                    world.apply(world.all_legal_actions()[0])
+                checked += 1
+    assert checked > 100
+
+
+def hidden_twin(state: GameState, seat: int, rng: random.Random) -> GameState | None:
+    """The same deal with two cards the seat cannot see swapped between two other hands (or, in four-card
+    Kozel, a hand and the stock away from the shown trump)."""
+    twin = state.fork()
+    others = [s for s in range(state.num_players) if s != seat and twin.hands[s]]
+    shown = {getattr(state, "trump_card", None)}
+    if getattr(twin, "stock", None) and others:
+        holder = rng.choice(others)
+        i = rng.randrange(len(twin.hands[holder]))
+        j = rng.randrange(len(twin.stock))
+        if twin.hands[holder][i] in shown or twin.stock[j] in shown:
+            return None
+        twin.hands[holder][i], twin.stock[j] = twin.stock[j], twin.hands[holder][i]
+        twin.hands[holder].sort()
+    elif len(others) >= 2:
+        a, b = rng.sample(others, 2)
+        i, j = rng.randrange(len(twin.hands[a])), rng.randrange(len(twin.hands[b]))
+        twin.hands[a][i], twin.hands[b][j] = twin.hands[b][j], twin.hands[a][i]
+        twin.hands[a].sort()
+        twin.hands[b].sort()
+    else:
+        return None
+    twin._cache.clear()
+    if twin.hands == state.hands and getattr(twin, "stock", None) == getattr(state, "stock", None):
+        return None
+    return twin
+
+
+@pytest.mark.parametrize(("variant", "options"), GAME_CONFIGS)
+def test_no_peeking(variant: str, options: dict[str, object]) -> None:
+    """X1: two deals that differ only in cards the seat cannot see give every level the same decision for
+    the same random seed."""
+    rng = random.Random(11)
+    compared = 0
+    for state in positions(variant, options, range(8), stops=3):
+        seat = state.to_move
+        if seat is None or len(state.legal_actions(seat)) < 2:
+            continue
+        twin = hidden_twin(state, seat, rng)
+        if twin is None:
+            continue
+        assert twin.view(seat) == state.view(seat)
+        for player in (RandomPlayer(), BasicPlayer(), StrongPlayer(budget=None, max_worlds=6)):
+            first = player.choose(state.view(seat), random.Random(3))
+            second = player.choose(twin.view(seat), random.Random(3))
+            assert first == second, player.name
+        compared += 1
+    assert compared >= 5
+
+
+@pytest.mark.parametrize(("variant", "options"), GAME_CONFIGS)
+def test_every_level_plays_a_series_legally(variant: str, options: dict[str, object]) -> None:
+    """Mixed tables play two deals: each choice is one of the seat's legal actions, and a player waits
+    (None) only when it is not his turn."""
+    state = find_variant(variant).new_game(2, options)
+    levels = ["strong", "basic", "random"]
+    players = [find_player(levels[s % 3], budget=None, max_worlds=3) for s in range(state.num_players)]
+    rng = random.Random(2)
+    while state.outcome is None and len(state.deals) < 2:
+        acted = False
+        for seat in [s for s in range(state.num_players) if s != state.to_move] + [state.to_move]:
+            assert seat is not None
+            view = state.view(seat)
+            if not view.legal:
+                continue
+            choice = players[seat].choose(view, rng)
+            if choice is None:
+                assert seat != state.to_move
+                continue
+            assert choice in view.legal
+            state.apply(choice)
+            acted = True
+            break
+        assert acted
+
+
+def test_search_stops_on_its_budget() -> None:
+    """The search stops when the next sampled world would end after the budget (a counted clock, so the
+    test does not depend on the machine's speed): a world costs one tick, the budget is 10 ticks."""
+    ticks = count()
+    player = StrongPlayer(budget=10.0, clock=lambda: float(next(ticks)))
+    state = find_variant("czech").new_game(4, {"players": 4})
+    seat = state.to_move
+    assert seat is not None
+    player.choose(state.view(seat), random.Random(1))
+    # tick 0 at the start, tick k after world k: ten worlds fit in the budget, an eleventh would not
+    assert next(ticks) == 11
+
+
+def test_views_travel_to_another_process() -> None:
+    """The bot hands views to a worker process: a pickled view comes back equal, its cards interned."""
+    state = find_variant("classic").new_game(8)
+    view = state.view(state.to_move)
+    copy = pickle.loads(pickle.dumps(view))
+    assert copy == view
+    assert copy.hand[0] is view.hand[0]
+
+
+def table(state: GameState, seat: int) -> Table:
+    return Table.of_view(state.view(seat))
+
+
+def test_c12_basic_catches_the_queen() -> None:
+    """C12: holding the 6♣ when an opponent's Q♣ is in the trick, the basic player plays it."""
+    layout = (
+        "AD 6D 7D 8S 9S KS TS AS 6H | QC 7H 8H 9H KH TH AH 6S 7S | "
+        "6C 7C 8C 9C KC TC AC JD JH | JS JC QD QH QS 8D 9D KD TD"
+    )
+    state = find_variant("classic").new_game(1, {"redeal": False}, stacked=[layout], dealer=3)
+    act(state, "0 play AD", "1 play QC")
+    choice = classic_choice(table(state, 2))
+    assert choice == Action.parse("2 play 6C")
+
+
+def test_k4_basic_throws_the_kozel_when_void() -> None:
+    """K4/K5: unable to follow, the basic player gets rid of the kozel (13 penalty points)."""
+    layout = "7H 8H 9H TH JH QH KH AH | QS 7C 8C 9C TC JC QC KC | 7S 8S 9S TS JS KS AS AC | 7D 8D 9D TD JD QD KD AD"
+    state = find_variant("czech").new_game(1, {"players": 4}, stacked=[layout], dealer=3)
+    act(state, "0 play 7H")
+    assert czech_choice(table(state, 1)) == Action.parse("1 play QS")
+
+
+def test_f10_basic_takes_over_with_a_molodka() -> None:
+    """F10: holding four cards of one suit while the other team leads, the basic player plays them."""
+    layout = "6S 7S 8S 9S | AH KH QH JH | 6C 7C 8C 9C | 6D 7D 8D 9D / ... @ 5"
+    variant = find_variant("four_card")
+    state = variant.new_game(1, stacked=[variant.layout(layout)], dealer=0)
+    seat = state.to_move
+    assert seat == 1
+    choice = four_card_choice(table(state, 1))
+    assert choice is not None and choice.kind is Kind.MOLODKA
+    act(state, "1 molodka AH KH QH JH")
+    # seat 2's own four clubs may not replace the original leader's molodka (F10 priority): it answers
+    answer = four_card_choice(table(state, 2))
+    assert answer is not None and answer.kind is not Kind.MOLODKA
+    assert answer in state.legal_actions(2)
+
+
+def test_unknown_level_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown computer level"):
+        find_player("genius")
+
+
+def test_group_view_is_refused() -> None:
+    state = find_variant("czech").new_game(1)
+    with pytest.raises(ValueError, match="seat"):
+        Knowledge(state.view(None))
