@@ -29,7 +29,9 @@ def main() -> int:
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     application = build_application(settings)
-    application.run_polling(allowed_updates=["message", "callback_query", "my_chat_member"], drop_pending_updates=False)
+    application.run_polling(
+        allowed_updates=["message", "callback_query", "my_chat_member", "chat_member"], drop_pending_updates=False
+    )
     return 0
 
 

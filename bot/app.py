@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.ext import AIORateLimiter, Application, ContextTypes
@@ -16,16 +18,9 @@ from storage import Storage
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("newgame", "score", "rules", "language", "help")
-PRIVATE_COMMANDS = ("start", "rules", "language", "help")
-COMMAND_KEYS = {
-    "newgame": "command.newgame",
-    "score": "command.score",
-    "rules": "command.rules",
-    "language": "command.language",
-    "help": "command.help",
-    "start": "command.start",
-}
+GROUP_COMMANDS = ("newgame", "score", "cancel", "kick", "settings", "rules", "language", "help")
+PRIVATE_COMMANDS = ("start", "stats", "rules", "language", "help")
+COMMAND_KEYS = {name: f"command.{name}" for name in {*GROUP_COMMANDS, *PRIVATE_COMMANDS}}
 
 Context = ContextTypes.DEFAULT_TYPE
 
@@ -49,10 +44,11 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
     async def post_init(application: Application) -> None:  # type: ignore[type-arg]
         storage = await Storage.open(settings.database_path)
         publisher = Publisher(application.bot, settings.group_messages_per_minute, settings.group_period_seconds)
-        service = GameService(
-            storage, publisher, application.bot.username, settings.lobby_ttl_seconds, settings.turn_ping_seconds
-        )
-        application.bot_data.update(storage=storage, publisher=publisher, service=service)
+        executor = None
+        if settings.computer_workers > 0:  # computer players think in other processes: presses stay fast
+            executor = ProcessPoolExecutor(settings.computer_workers, mp_context=multiprocessing.get_context("spawn"))
+        service = GameService(storage, publisher, application.bot.username, settings, executor)
+        application.bot_data.update(storage=storage, publisher=publisher, service=service, executor=executor)
         restored = await service.restore()
         for game in await storage.games.with_status("lobby"):
             if application.job_queue is not None:
@@ -69,6 +65,9 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
         service = application.bot_data.get("service")
         if isinstance(service, GameService):
             await service.close()
+        executor = application.bot_data.get("executor")
+        if isinstance(executor, ProcessPoolExecutor):
+            executor.shutdown(wait=False, cancel_futures=True)
         publisher = application.bot_data.get("publisher")
         if isinstance(publisher, Publisher):
             await publisher.flush()

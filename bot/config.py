@@ -23,3 +23,7 @@ class Settings(BaseSettings):
     group_period_seconds: float = 60.0
     concurrent_updates: int = 64
     poll_timeout_seconds: int = 30
+    computer_workers: int = 1  # processes that think for computer players; 0: a thread of this process
+    computer_budget_seconds: float = 0.5  # thinking time of the strong computer player per decision
+    computer_pause_seconds: float = 1.5  # a computer player's pause before it acts, so people can follow
+    timer_scale: float = 1.0  # multiplies every chat's turn timer (tests run timers in fractions of a second)

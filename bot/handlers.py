@@ -10,13 +10,14 @@ import re
 from html import escape
 from typing import cast
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -143,6 +144,88 @@ async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, await service_of(context).score(chat.id, lang))
 
 
+async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/cancel: end the running game or lobby (creator, admin, or a vote of the seated players)."""
+    lang = await language_of(update, context)
+    chat, user = update.effective_chat, update.effective_user
+    if not is_group(update) or chat is None or user is None:
+        await reply(update, t(lang, "where.group_only"))
+        return
+    admin = await is_admin(context, chat.id, user.id)
+    text, markup = await service_of(context).cancel(chat.id, person_of(user), admin)
+    await reply(update, text, markup)
+
+
+async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/kick as a reply to a player's message, or /kick alone for a choice of buttons."""
+    lang = await language_of(update, context)
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    if not is_group(update) or chat is None or user is None or message is None:
+        await reply(update, t(lang, "where.group_only"))
+        return
+    target = message.reply_to_message.from_user if message.reply_to_message else None
+    admin = await is_admin(context, chat.id, user.id)
+    text, markup = await service_of(context).kick(chat.id, person_of(user), target.id if target else None, admin)
+    if text:
+        await reply(update, text, markup)
+
+
+async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/settings: the chat's settings menu (admins and the open game's creator)."""
+    lang = await language_of(update, context)
+    chat, user = update.effective_chat, update.effective_user
+    if not is_group(update) or chat is None or user is None:
+        await reply(update, t(lang, "settings.group_only"))
+        return
+    service = service_of(context)
+    if not await service.may_configure(chat.id, user.id, await is_admin(context, chat.id, user.id)):
+        await reply(update, t(lang, "settings.not_allowed"))
+        return
+    await reply(update, *await service.settings_menu(chat.id))
+
+
+async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/stats in a private chat: the person's games."""
+    lang = await language_of(update, context)
+    user = update.effective_user
+    if is_group(update) or user is None:
+        await reply(update, t(lang, "stats.private_only"))
+        return
+    await reply(update, await service_of(context).stats(user.id, lang))
+
+
+async def member_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot removed from a group ends its game; a person who left the group is absent from its game;
+    a person who blocked the bot is absent from every game."""
+    service = service_of(context)
+    changed = update.my_chat_member or update.chat_member
+    if changed is None:
+        return
+    gone = changed.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+    if not gone:
+        return
+    chat = changed.chat
+    if update.my_chat_member is not None:
+        if chat.type in (ChatType.GROUP, ChatType.SUPERGROUP):
+            await service.bot_removed(chat.id)
+        elif chat.type == ChatType.PRIVATE:
+            await service.player_blocked(changed.from_user.id)
+        return
+    await service.absent(chat.id, changed.new_chat_member.user.id, "seat.left_group")
+
+
+async def member_left(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The service message "X left the group" (sent where the bot gets no chat_member updates)."""
+    message = update.effective_message
+    if message is None or message.left_chat_member is None:
+        return
+    service = service_of(context)
+    if message.left_chat_member.id == context.bot.id:
+        await service.bot_removed(message.chat_id)
+    else:
+        await service.absent(message.chat_id, message.left_chat_member.id, "seat.left_group")
+
+
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/rules [game]."""
     lang = await language_of(update, context)
@@ -209,20 +292,55 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except callbacks.ForgedDataError:
         await query.answer(t(lang, "press.bad"), show_alert=True)
         return
-    if isinstance(press, callbacks.LobbyPress):
-        chat_id = query.message.chat.id if query.message else 0
+    person = person_of(query.from_user)
+    chat_id = query.message.chat.id if query.message else 0
+    if isinstance(press, callbacks.SettingPress):
+        alert = await setting_press(update, context, press)
+    elif isinstance(press, callbacks.LobbyPress) and press.op == "back":
+        alert = await service.come_back(press.game_id, query.from_user.id)
+    elif isinstance(press, callbacks.LobbyPress) and press.op == "vote":
+        alert, new = await service.cancel_vote_press(press.game_id, person)
+        if new is not None and isinstance(query.message, Message):
+            text, markup = new
+            service.publisher.edit(query.message.chat.id, query.message.message_id, text, markup)
+    elif isinstance(press, callbacks.LobbyPress) and press.op.startswith("kick"):
+        admin = await is_admin(context, chat_id, query.from_user.id)
+        alert = await service.kick_press(press.game_id, int(press.op.removeprefix("kick")), person, admin)
+    elif isinstance(press, callbacks.LobbyPress):
         admin = False
         if press.op in ("start", "cancel"):
             game = await service.storage.games.get(press.game_id)
             if game is not None and game.creator_id != query.from_user.id:
                 admin = await is_admin(context, chat_id, query.from_user.id)
-        await service.person(person_of(query.from_user))
-        alert = await service.lobby_press(press.game_id, press.op, person_of(query.from_user), admin)
-        if press.op == "leave" or press.op.startswith("seat"):
+        await service.person(person)
+        alert = await service.lobby_press(press.game_id, press.op, person, admin)
+        if press.op in ("leave", "bot", "unbot") or press.op.startswith("seat"):
             schedule_lobby_expiry(context, press.game_id, service.lobby_ttl)
     else:
         alert = await service.press(press, query.from_user.id)
     await query.answer(alert or None, show_alert=bool(alert))
+
+
+async def setting_press(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, press: callbacks.SettingPress
+) -> str | None:
+    """A choice in the /settings menu: only an admin or the open game's creator may change it."""
+    query = update.callback_query
+    assert query is not None
+    service = service_of(context)
+    message = query.message
+    if not isinstance(message, Message):
+        return t(pick_language(query.from_user.language_code), "press.bad")
+    chat_id = message.chat.id
+    lang = await service.chat_lang(chat_id)
+    admin = await is_admin(context, chat_id, query.from_user.id)
+    if not await service.may_configure(chat_id, query.from_user.id, admin):
+        return t(lang, "settings.not_allowed")
+    menu = await service.change_setting(chat_id, press.key, press.value)
+    if menu is None:
+        return t(lang, "press.bad")
+    service.publisher.edit(chat_id, message.message_id, *menu)
+    return None
 
 
 # --- lobby expiry ---------------------------------------------------------------------------------------------
@@ -268,6 +386,12 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
     application.add_handler(CommandHandler("start", start))
     application.add_handler(CommandHandler("newgame", newgame))
     application.add_handler(CommandHandler("score", score))
+    application.add_handler(CommandHandler("cancel", cancel))
+    application.add_handler(CommandHandler("kick", kick))
+    application.add_handler(CommandHandler("settings", settings))
+    application.add_handler(CommandHandler("stats", stats))
+    application.add_handler(ChatMemberHandler(member_update, ChatMemberHandler.ANY_CHAT_MEMBER))
+    application.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, member_left))
     application.add_handler(CommandHandler("rules", rules))
     application.add_handler(CommandHandler("help", help_command))
     application.add_handler(CommandHandler("language", language))

@@ -17,7 +17,7 @@ import json
 import logging
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
@@ -60,6 +60,7 @@ class Publisher:
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}
         self.calls: Counter[str] = Counter()
+        self.on_forbidden: Callable[[int], None] | None = None  # told of a private chat that refuses us (403)
 
     async def send(
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, notify: bool = False
@@ -101,6 +102,7 @@ class Publisher:
                 continue
             except Forbidden:
                 log.info("cannot write to chat %s", chat_id)
+                self._forbidden(chat_id)
                 return None
             self._shown[(chat_id, message.message_id)] = render.key()
             return message.message_id
@@ -140,11 +142,18 @@ class Publisher:
                 except BadRequest as exc:
                     if "not modified" not in str(exc).lower():
                         log.warning("edit of %s failed: %s", key, exc)
+                except Forbidden:
+                    log.info("cannot write to chat %s", key[0])
+                    self._forbidden(key[0])
                 except TelegramError as exc:
                     log.warning("edit of %s failed: %s", key, exc)
                 self._shown[key] = render.key()
         finally:
             self._workers.pop(key, None)
+
+    def _forbidden(self, chat_id: int) -> None:
+        if chat_id > 0 and self.on_forbidden is not None:
+            self.on_forbidden(chat_id)
 
     async def delete(self, chat_id: int, message_id: int) -> bool:
         key = (chat_id, message_id)

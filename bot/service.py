@@ -8,31 +8,45 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
+import time
 from collections import defaultdict
 from collections.abc import Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
 from bot.callbacks import GamePress
+from bot.config import Settings
 from bot.i18n import pick_language, t
 from bot.publisher import Publisher
 from bot.render import (
+    VARIANT_NAMES,
     LobbySeat,
+    Rendered,
     Seating,
+    StatsLine,
+    apply_setting,
     deal_line,
     game_title,
+    render_cancel_vote,
     render_deal_result,
     render_hand,
     render_hand_closed,
+    render_kick_choices,
     render_lobby,
     render_outcome,
+    render_settings,
+    render_stats,
     render_table,
     score_line,
 )
-from engine import Action, Card, EngineError, GameState, find_variant
-from storage import GameRow, OpenGameExistsError, PlayerRow, SeatRow, SeatTakenError, Storage
+from engine import Action, Card, EngineError, GameState, Kind, View, find_variant
+from engine.czech import KOZEL, PENALTY
+from engine.players import BasicPlayer, decide
+from storage import ChatSettings, GameRow, OpenGameExistsError, PlayerRow, SeatRow, SeatTakenError, Storage
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +97,9 @@ class Live:
     players: dict[int, PlayerRow]
     seating: Seating
     chat_lang: str
+    settings: ChatSettings = field(default_factory=ChatSettings)
     selection: dict[int, frozenset[Card]] = field(default_factory=dict)
+    waited: set[tuple[int, int]] = field(default_factory=set)  # (seat, version): a computer chose to wait
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
@@ -100,20 +116,52 @@ class Live:
     def version(self) -> int:
         return len(self.state.history)
 
+    def level_of(self, seat: int) -> str | None:
+        """The computer level playing this seat now, or None for a person at the table."""
+        return self.seats[seat].player_level if seat < len(self.seats) else None
+
+    def rename(self) -> None:
+        self.seating = Seating(seat_names(self.seats, self.players, self.chat_lang), self.seating.chat_title)
+
+
+def seat_names(seats: Sequence[SeatRow], players: dict[int, PlayerRow], lang: str) -> tuple[str, ...]:
+    """Names at the table: people by name (marked 🤖 while a computer plays for them), computers numbered."""
+    names = []
+    for s in seats:
+        if s.user_id is None:
+            names.append(t(lang, "computer.name", n=s.seat + 1))
+            continue
+        name = players[s.user_id].name if s.user_id in players else "?"
+        names.append(f"{name} 🤖" if s.stand_in else name)
+    return tuple(names)
+
 
 class GameService:
     def __init__(
-        self, storage: Storage, publisher: Publisher, bot_username: str, lobby_ttl: float, turn_ping: float = 5.0
+        self,
+        storage: Storage,
+        publisher: Publisher,
+        bot_username: str,
+        settings: Settings,
+        executor: Executor | None = None,
     ) -> None:
         self.storage = storage
         self.publisher = publisher
         self.bot_username = bot_username
-        self.lobby_ttl = lobby_ttl
-        self.turn_ping = turn_ping
+        self.lobby_ttl = settings.lobby_ttl_seconds
+        self.turn_ping = settings.turn_ping_seconds
+        self.computer_budget = settings.computer_budget_seconds
+        self.computer_pause = settings.computer_pause_seconds
+        self.timer_scale = settings.timer_scale
+        self.executor = executor  # where computer players think (None: the loop's default thread pool)
         self.live: dict[int, Live] = {}
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._pings: dict[tuple[int, int], asyncio.TimerHandle] = {}
+        self._timers: dict[int, list[asyncio.TimerHandle]] = {}
+        self._reminders: dict[int, tuple[int, int]] = {}  # game -> the private reminder of the current turn
+        self._drivers: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        publisher.on_forbidden = self._blocked
 
     # --- chats and people -------------------------------------------------------------------------------
 
@@ -140,6 +188,12 @@ class GameService:
         """A group became a supergroup: its game, series and results follow the new id, and a running game's
         table is posted again there (messages of the old chat cannot be edited through the new id)."""
         await self.storage.chats.migrate(old_chat_id, new_chat_id)
+        lobby = await self.storage.games.open_game(new_chat_id)
+        if lobby is not None and lobby.status == "lobby":  # post the lobby again where people can press it
+            async with self.locks[lobby.game_id]:
+                text, markup = await self.lobby_render(lobby, await self.chat_lang(new_chat_id))
+                message_id = await self.publisher.send(new_chat_id, text, markup)
+                await self.storage.games.set_lobby_message(lobby.game_id, message_id)
         for game_id, live in list(self.live.items()):
             if live.game.chat_id != old_chat_id:
                 continue
@@ -174,8 +228,9 @@ class GameService:
         players = await self.storage.players.many([s.user_id for s in seats if s.user_id is not None])
         lobby_seats = [
             LobbySeat(s.seat, players[s.user_id].name if s.user_id in players else None)
-            for s in seats
             if s.user_id is not None
+            else LobbySeat(s.seat, t(lang, "computer.name", n=s.seat + 1), computer=True)
+            for s in seats
         ]
         return render_lobby(
             game.game_id, game.variant, game.options, lobby_seats, bot_username=self.bot_username, lang=lang
@@ -234,6 +289,20 @@ class GameService:
                     return t(lang, "lobby.not_seated")
                 await self.storage.games.leave_seat(game_id, mine.seat)
                 alert: str | None = t(lang, "lobby.left")
+            elif op == "bot":
+                if len(seats) >= (6 if game.variant == "czech" else 4):
+                    return t(lang, "lobby.full")
+                chat = await self.storage.chats.get(game.chat_id)
+                level = chat.settings.computer_level if chat else ChatSettings().computer_level
+                taken = {s.seat for s in seats}
+                await self.storage.games.take_seat(game_id, min(set(range(6)) - taken), computer=level)
+                alert = t(lang, "lobby.computer_added", level=t(lang, f"level.{level}"))
+            elif op == "unbot":
+                computers = [s.seat for s in seats if s.computer]
+                if not computers:
+                    return t(lang, "lobby.no_computer")
+                await self.storage.games.leave_seat(game_id, max(computers))
+                alert = None
             elif op.startswith("seat"):
                 seat = int(op.removeprefix("seat"))
                 if mine is None:
@@ -289,6 +358,7 @@ class GameService:
             )
         self.live[row.game_id] = live
         await self.open_deal(live)
+        self.after_change(live)
 
     async def expire_lobby(self, game_id: int) -> None:
         async with self.locks[game_id]:
@@ -308,14 +378,15 @@ class GameService:
         seats = await self.storage.games.seats(game.game_id)
         players = await self.storage.players.many([s.user_id for s in seats if s.user_id is not None])
         chat = await self.storage.chats.get(game.chat_id)
-        names = tuple(players[s.user_id].name if s.user_id in players else "?" for s in seats)
+        lang = pick_language(chat.settings.language if chat else None)
         return Live(
             game=game,
             state=state,
             seats=list(seats),
             players=players,
-            seating=Seating(names, chat.title if chat else ""),
-            chat_lang=pick_language(chat.settings.language if chat else None),
+            seating=Seating(seat_names(seats, players, lang), chat.title if chat else ""),
+            chat_lang=lang,
+            settings=chat.settings if chat else ChatSettings(),
         )
 
     async def get_live(self, game_id: int) -> Live | None:
@@ -338,6 +409,9 @@ class GameService:
                 await self.announce(live, deal_count_before=game.announced_deals)
                 if game.status == "active":
                     await self.open_deal(live, resume=True)
+                    since = await self.storage.games.last_action_at(game.game_id)
+                    self.arm_timer(live, elapsed=max(time.time() - since, 0.0) if since else 0.0)
+                    self.drive(game.game_id)
             count += 1
         return count
 
@@ -378,6 +452,11 @@ class GameService:
                 if action not in live.state.legal_actions(seat):
                     self.show_hand(live, seat)
                     return t(lang, "press.illegal")
+                if live.seats[seat].stand_in is not None:
+                    return t(lang, "press.stale")
+                if live.seats[seat].timeouts:
+                    await self.storage.games.set_timeouts(live.game.game_id, seat, 0)
+                    live.seats[seat] = live.seats[seat].model_copy(update={"timeouts": 0})
                 await self.act(live, action, user_id)
                 return None
             return t(lang, "press.bad")
@@ -418,8 +497,10 @@ class GameService:
             await self.announce(live, deal_count_before=before_deals)
             if state.is_over:
                 self.live.pop(live.game.game_id, None)
+                self.stop_timer(live.game.game_id)
             else:
                 await self.open_deal(live)
+                self.after_change(live)
             return
         self.show_table(live)
         changed = {s for s in range(state.num_players) if tuple(state.hands[s]) != before_hands[s]}
@@ -432,7 +513,193 @@ class GameService:
             self.show_hand(live, seat)
             if turn_came:
                 self.schedule_ping(live.game.game_id, seat, live.version)
+        self.after_change(live)
         log.debug("game %s: %s applied at version %s", live.game.game_id, action, before_version)
+
+    def after_change(self, live: Live) -> None:
+        """The state moved on: re-arm the turn timer and let computer players act."""
+        self.arm_timer(live)
+        self.drive(live.game.game_id)
+
+    # --- computer players -------------------------------------------------------------------------------
+
+    def drive(self, game_id: int) -> None:
+        """Make sure a task is letting the game's computer players act (one task per game)."""
+        task = self._drivers.get(game_id)
+        if task is None or task.done():
+            self._drivers[game_id] = self._spawn(self._drive(game_id))
+
+    def _spawn(self, coroutine: Any) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._log_failure)
+        return task
+
+    @staticmethod
+    def _log_failure(task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+
+    async def _drive(self, game_id: int) -> None:
+        """Computer players act one at a time with a short pause, so people can follow the table; they think
+        outside the game's lock, and a decision made for a state that has since moved on is dropped."""
+        while True:
+            await asyncio.sleep(self.computer_pause)
+            async with self.locks[game_id]:
+                live = self.live.get(game_id)
+                if live is None:
+                    return
+                turn = self.computer_turn(live)
+                if turn is None:
+                    return
+                seat, level = turn
+                version = live.version
+                view = live.state.view(seat)
+                seed = live.game.seed ^ (version << 3) ^ seat
+            action = await self.think(level, view, seed)
+            async with self.locks[game_id]:
+                live = self.live.get(game_id)
+                if live is None:
+                    return
+                if live.version != version or live.level_of(seat) is None:
+                    continue
+                if action is None:
+                    live.waited.add((seat, version))
+                    continue
+                await self.act(live, action, None)
+
+    @staticmethod
+    def computer_turn(live: Live) -> tuple[int, str] | None:
+        """The next computer seat with something to decide: out-of-turn choices (molodka, double, redeal …)
+        first, then the seat to move."""
+        state = live.state
+        seats = [s for s in range(state.num_players) if s != state.to_move]
+        if state.to_move is not None:
+            seats.append(state.to_move)
+        for seat in seats:
+            level = live.level_of(seat)
+            if level and state.legal_actions(seat) and (seat, live.version) not in live.waited:
+                return seat, level
+        return None
+
+    async def think(self, level: str, view: View, seed: int) -> Action | None:
+        """A computer player's decision, computed off the event loop (a worker process by default)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.executor, decide, level, view, seed, self.computer_budget)
+        except Exception:  # never let a seat stall: the heuristics always have an answer
+            log.exception("computer player %s failed; the basic player decides", level)
+            return BasicPlayer().choose(view, random.Random(seed))
+
+    # --- turn timers ------------------------------------------------------------------------------------
+
+    def stop_timer(self, game_id: int) -> None:
+        for handle in self._timers.pop(game_id, []):
+            handle.cancel()
+        reminder = self._reminders.pop(game_id, None)
+        if reminder is not None:  # the turn is over: its reminder goes
+            self._spawn(self._delete(*reminder))
+
+    async def _delete(self, chat_id: int, message_id: int) -> None:
+        await self.publisher.delete(chat_id, message_id)
+
+    def arm_timer(self, live: Live, elapsed: float = 0.0) -> None:
+        """Time the turn of the person to move (chat setting ``turn_timer``, 0: off): a reminder at half
+        time, and on expiry the computer player moves for him."""
+        game_id = live.game.game_id
+        self.stop_timer(game_id)
+        seat = live.state.to_move
+        seconds = live.settings.turn_timer * self.timer_scale
+        if seconds <= 0 or seat is None or live.level_of(seat) is not None or live.user_of(seat) is None:
+            return
+        loop = asyncio.get_running_loop()
+        version = live.version
+        handles = [loop.call_later(max(seconds - elapsed, 0), self._fire, self.expire, game_id, seat, version)]
+        if elapsed < seconds / 2:
+            left = live.settings.turn_timer - live.settings.turn_timer // 2
+            handles.append(
+                loop.call_later(seconds / 2 - elapsed, self._fire, self.remind, game_id, seat, version, left)
+            )
+        self._timers[game_id] = handles
+
+    def _fire(self, handler: Any, *args: Any) -> None:
+        self._spawn(handler(*args))
+
+    async def remind(self, game_id: int, seat: int, version: int, left: int) -> None:
+        async with self.locks[game_id]:
+            live = self.live.get(game_id)
+            user = live.user_of(seat) if live else None
+            if live is None or user is None or live.version != version or live.state.to_move != seat:
+                return
+            text = t(live.lang_of(seat), "timer.reminder", chat=escape(live.seating.chat_title), seconds=left)
+            message_id = await self.publisher.send(user, text, notify=True)
+            if message_id is not None:
+                self._reminders[game_id] = (user, message_id)
+
+    async def expire(self, game_id: int, seat: int, version: int) -> None:
+        """The turn ran out: the computer player moves for the person; after two in a row it keeps his seat
+        until he taps "I'm back"."""
+        async with self.locks[game_id]:
+            live = self.live.get(game_id)
+            if live is None or live.version != version or live.state.to_move != seat or live.level_of(seat):
+                return
+            level = live.settings.computer_level
+            view = live.state.view(seat)
+        action = await self.think(level, view, live.game.seed ^ (version << 3) ^ seat)
+        async with self.locks[game_id]:
+            live = self.live.get(game_id)
+            if live is None or live.version != version or action is None or action.seat != seat:
+                return
+            timeouts = live.seats[seat].timeouts + 1
+            name = live.seating.name(seat)
+            if timeouts >= 2:
+                await self.storage.games.set_stand_in(game_id, seat, level, timeouts)
+            else:
+                await self.storage.games.set_timeouts(game_id, seat, timeouts)
+            live.seats[seat] = live.seats[seat].model_copy(
+                update={"timeouts": timeouts, "stand_in": level if timeouts >= 2 else None}
+            )
+            if timeouts >= 2:
+                live.rename()
+            await self.act(live, action, None)
+            key = "timer.away" if timeouts >= 2 else "timer.expired"
+            await self.publisher.send(live.game.chat_id, t(live.chat_lang, key, name=name, count=timeouts))
+
+    async def stand_in(self, live: Live, seat: int, key: str) -> None:
+        """A computer player takes an absent person's seat (kick, blocked bot, left the group); the group is
+        told with message ``key`` (called under the game's lock)."""
+        if live.level_of(seat) is not None or live.user_of(seat) is None:
+            return
+        level = live.settings.computer_level
+        name = live.seating.name(seat)
+        await self.storage.games.set_stand_in(live.game.game_id, seat, level, live.seats[seat].timeouts)
+        live.seats[seat] = live.seats[seat].model_copy(update={"stand_in": level})
+        live.rename()
+        self.show_table(live)
+        self.show_hand(live, seat)
+        await self.publisher.send(live.game.chat_id, t(live.chat_lang, key, name=name))
+        self.after_change(live)
+
+    async def come_back(self, game_id: int, user_id: int) -> str | None:
+        """ "I'm back": the person takes his seat from the computer player again."""
+        async with self.locks[game_id]:
+            live = await self.get_live(game_id)
+            if live is None:
+                return t("en", "press.over")
+            seat = live.seat_of(user_id)
+            if seat is None:
+                return t(live.chat_lang, "press.not_yours")
+            if live.seats[seat].stand_in is None:
+                return t(live.lang_of(seat), "press.not_away")
+            await self.storage.games.set_stand_in(game_id, seat, None, 0)
+            live.seats[seat] = live.seats[seat].model_copy(update={"stand_in": None, "timeouts": 0})
+            live.rename()
+            self.show_table(live)
+            await self.resend_hand(live, seat)
+            await self.publisher.send(live.game.chat_id, t(live.chat_lang, "seat.back", name=live.seating.name(seat)))
+            self.after_change(live)
+        return None
 
     # --- what the chats see -----------------------------------------------------------------------------
 
@@ -453,6 +720,7 @@ class GameService:
             game_id=live.game.game_id,
             version=live.version,
             selection=live.selection.get(seat, frozenset()),
+            away=live.seats[seat].stand_in is not None,
         )
         self.publisher.edit(user, message_id, text, markup)
 
@@ -488,6 +756,8 @@ class GameService:
         for handle in self._pings.values():
             handle.cancel()
         self._pings.clear()
+        for game_id in list(self._timers):
+            self.stop_timer(game_id)
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -501,7 +771,12 @@ class GameService:
         if old is not None:
             await self.publisher.delete(user, old)
         text, markup = render_hand(
-            live.state.view(seat), live.seating, live.lang_of(seat), game_id=live.game.game_id, version=live.version
+            live.state.view(seat),
+            live.seating,
+            live.lang_of(seat),
+            game_id=live.game.game_id,
+            version=live.version,
+            away=live.seats[seat].stand_in is not None,
         )
         message_id = await self.publisher.send(user, text, markup, notify=notify)
         await self.storage.games.set_hand_message(live.game.game_id, seat, message_id, live.state.deal_no)
@@ -564,6 +839,189 @@ class GameService:
             announced += 1
         await self.storage.games.set_announced_deals(game.game_id, announced)
         live.game = game.model_copy(update={"announced_deals": announced})
+
+    # --- /cancel, /kick, /settings, /stats ----------------------------------------------------------------
+
+    async def cancel(self, chat_id: int, person: Person, is_admin: bool) -> Rendered:
+        """/cancel: the creator or an admin ends the game at once; anyone seated opens (or joins) a vote
+        that a majority of the seated people decides."""
+        lang = await self.chat_lang(chat_id)
+        game = await self.storage.games.open_game(chat_id)
+        if game is None:
+            return t(lang, "cancel.nothing"), None
+        await self.person(person)
+        async with self.locks[game.game_id]:
+            if person.user_id == game.creator_id or is_admin:
+                key = "cancel.done" if game.status == "active" else "cancel.lobby_done"
+                await self.end_game(game, t(lang, key, name=escape(person.name)))
+                return t(lang, key, name=escape(person.name)), None
+            return await self.vote(game, person.user_id, lang)
+
+    async def cancel_vote_press(self, game_id: int, person: Person) -> tuple[str | None, Rendered | None]:
+        """A press on "Cancel the game (k/n)": an alert, and the vote message's new text."""
+        await self.person(person)
+        async with self.locks[game_id]:
+            game = await self.storage.games.get(game_id)
+            lang = await self.chat_lang(game.chat_id) if game else "en"
+            if game is None or game.status not in ("lobby", "active"):
+                return t(lang, "cancel.vote_over"), (t(lang, "cancel.vote_over"), None)
+            if person.user_id in game.cancel_votes:
+                return t(lang, "cancel.already_voted"), None
+            text, markup = await self.vote(game, person.user_id, lang)
+            if markup is None and not text.startswith("✖"):
+                return text, None
+            return (t(lang, "cancel.voted") if markup is not None else None), (text, markup)
+
+    async def vote(self, game: GameRow, user_id: int, lang: str) -> Rendered:
+        """Count one seated person's vote to cancel (under the game's lock)."""
+        people = [s.user_id for s in await self.storage.games.seats(game.game_id) if s.user_id is not None]
+        if user_id not in people:
+            return t(lang, "cancel.not_seated"), None
+        votes = [*game.cancel_votes, user_id] if user_id not in game.cancel_votes else list(game.cancel_votes)
+        needed = len(people) // 2 + 1
+        if len(votes) >= needed:
+            await self.end_game(game, t(lang, "cancel.by_vote"))
+            return t(lang, "cancel.by_vote"), None
+        await self.storage.games.set_cancel_votes(game.game_id, votes)
+        proposer = await self.storage.players.get(votes[0])
+        return render_cancel_vote(
+            game.game_id,
+            proposer=proposer.name if proposer else "?",
+            votes=len(votes),
+            needed=needed,
+            total=len(people),
+            lang=lang,
+        )
+
+    async def end_game(self, game: GameRow, notice: str) -> None:
+        """Cancel a lobby or a running game (under the game's lock): its results are kept, marked cancelled;
+        the table, hands and lobby lose their buttons."""
+        await self.storage.games.cancel(game)
+        self.stop_timer(game.game_id)
+        live = self.live.pop(game.game_id, None)
+        if game.lobby_message_id is not None and game.status == "lobby":
+            self.publisher.edit(game.chat_id, game.lobby_message_id, notice)
+        if live is None:
+            return
+        if live.game.table_message_id is not None:
+            self.publisher.edit(live.game.chat_id, live.game.table_message_id, self.table_text(live) + "\n\n" + notice)
+        for seat in range(len(live.seats)):
+            user, message_id = live.user_of(seat), live.seats[seat].hand_message_id
+            if user is not None and message_id is not None:
+                self.publisher.edit(
+                    user, message_id, render_hand_closed(live.state.deal_no + 1, live.lang_of(seat), True)
+                )
+
+    async def kick(self, chat_id: int, actor: Person, target: int | None, is_admin: bool) -> Rendered:
+        """/kick: hand an absent person's seat to a computer player (the creator or an admin)."""
+        lang = await self.chat_lang(chat_id)
+        game = await self.storage.games.open_game(chat_id)
+        if game is None or game.status != "active":
+            return t(lang, "kick.nothing"), None
+        if actor.user_id != game.creator_id and not is_admin:
+            return t(lang, "kick.not_allowed"), None
+        async with self.locks[game.game_id]:
+            live = await self.get_live(game.game_id)
+            if live is None:
+                return t(lang, "kick.nothing"), None
+            if target is None:
+                present = [s for s in range(len(live.seats)) if live.user_of(s) is not None and not live.level_of(s)]
+                return render_kick_choices(game.game_id, live.seating, present, lang)
+            seat = live.seat_of(target)
+            if seat is None:
+                return t(lang, "kick.not_seated"), None
+            if live.level_of(seat):
+                return t(lang, "kick.already"), None
+            await self.stand_in(live, seat, "seat.kicked")
+        return "", None
+
+    async def kick_press(self, game_id: int, seat: int, actor: Person, is_admin: bool) -> str | None:
+        game = await self.storage.games.get(game_id)
+        if game is None:
+            return t("en", "press.bad")
+        user = next((s.user_id for s in await self.storage.games.seats(game_id) if s.seat == seat), None)
+        text, _ = await self.kick(game.chat_id, actor, user if user is not None else 0, is_admin)
+        return text or None
+
+    async def absent(self, chat_id: int | None, user_id: int, key: str) -> None:
+        """A person can no longer play (blocked the bot, left the group): computer players take his seats in
+        the running games (of this chat, or of every chat)."""
+        for game_id, live in list(self.live.items()):
+            if chat_id is not None and live.game.chat_id != chat_id:
+                continue
+            async with self.locks[game_id]:
+                seat = live.seat_of(user_id)
+                if seat is not None and self.live.get(game_id) is live:
+                    await self.stand_in(live, seat, key)
+
+    def _blocked(self, user_id: int) -> None:
+        self._spawn(self.player_blocked(user_id))
+
+    async def player_blocked(self, user_id: int) -> None:
+        """A person blocked the bot (403 in his private chat): his seats go to computer players."""
+        await self.storage.players.set_can_message(user_id, False)
+        await self.absent(None, user_id, "seat.blocked")
+
+    async def bot_removed(self, chat_id: int) -> None:
+        """The bot was removed from a group: its open game ends (cancelled), nothing more is sent there."""
+        game = await self.storage.games.open_game(chat_id)
+        if game is None:
+            return
+        async with self.locks[game.game_id]:
+            await self.storage.games.cancel(game)
+            self.stop_timer(game.game_id)
+            live = self.live.pop(game.game_id, None)
+            if live is None:
+                return
+            for seat in range(len(live.seats)):
+                user, message_id = live.user_of(seat), live.seats[seat].hand_message_id
+                if user is not None and message_id is not None:
+                    self.publisher.edit(user, message_id, t(live.lang_of(seat), "bot.closed"))
+
+    async def settings_menu(self, chat_id: int) -> Rendered:
+        chat = await self.storage.chats.ensure(chat_id)
+        return render_settings(chat.settings, chat.title, pick_language(chat.settings.language))
+
+    async def may_configure(self, chat_id: int, user_id: int, is_admin: bool) -> bool:
+        """A chat admin, or the creator of the chat's open game."""
+        if is_admin:
+            return True
+        game = await self.storage.games.open_game(chat_id)
+        return game is not None and game.creator_id == user_id
+
+    async def change_setting(self, chat_id: int, key: str, value: str) -> Rendered | None:
+        chat = await self.storage.chats.ensure(chat_id)
+        settings = apply_setting(chat.settings, key, value)
+        if settings is None:
+            return None
+        await self.storage.chats.save_settings(chat_id, settings)
+        for live in self.live.values():  # the timer and computer level apply from the next turn
+            if live.game.chat_id == chat_id:
+                live.settings = settings
+        return render_settings(settings, chat.title, pick_language(settings.language))
+
+    async def stats(self, user_id: int, lang: str) -> str:
+        """/stats: per game, the series played, won and lost, eggs, molodkas and kozels taken."""
+        lines = []
+        by_variant: dict[str, list[int]] = {}
+        for game in await self.storage.games.games_of_player(user_id, "finished"):
+            seat = next(s.seat for s in await self.storage.games.seats(game.game_id) if s.user_id == user_id)
+            counts = by_variant.setdefault(game.variant, [0, 0, 0, 0, 0, 0])
+            outcome = game.outcome or {}
+            counts[0] += 1
+            counts[1] += seat in outcome.get("winners", ())
+            counts[2] += seat in outcome.get("losers", ())
+            deals = await self.storage.games.deals(game.game_id)
+            counts[3] += sum(d.eggs for d in deals)
+            counts[4] += sum(
+                1 for a in await self.storage.games.actions(game.game_id) if a.seat == seat and a.kind is Kind.MOLODKA
+            )
+            if game.variant == "czech":  # K5: 13 or more penalty points in one deal means the kozel was taken
+                counts[5] += sum(1 for d in deals if d.points[seat] >= PENALTY[KOZEL])
+        for variant in VARIANT_NAMES:
+            if variant in by_variant:
+                lines.append(StatsLine(variant, *by_variant[variant]))
+        return render_stats(lines, lang)
 
     # --- /score -----------------------------------------------------------------------------------------
 

@@ -81,12 +81,13 @@ class GameRow(Row):
     announced_deals: int = 0
     table_deal_no: int | None = None
     updated_at: str = ""
-    JSON_FIELDS: ClassVar[tuple[str, ...]] = ("options", "totals", "outcome")
+    cancel_votes: list[int] = Field(default_factory=list)
+    JSON_FIELDS: ClassVar[tuple[str, ...]] = ("options", "totals", "outcome", "cancel_votes")
 
 
 GAME_COLUMNS = (
     "game_id, chat_id, variant, options, seed, status, creator_id, action_count, deal_no, totals, outcome, "
-    "lobby_message_id, table_message_id, announced_deals, table_deal_no, updated_at"
+    "lobby_message_id, table_message_id, announced_deals, table_deal_no, updated_at, cancel_votes"
 )
 
 
@@ -97,9 +98,16 @@ class SeatRow(Row):
     computer: str | None
     hand_message_id: int | None
     hand_deal_no: int | None
+    stand_in: str | None = None  # the computer level playing for an absent person
+    timeouts: int = 0  # the person's turns in a row that ran out of time
+
+    @property
+    def player_level(self) -> str | None:
+        """The computer level that plays this seat now (a computer's seat, or an absent person's)."""
+        return self.computer or self.stand_in
 
 
-SEAT_COLUMNS = "game_id, seat, user_id, computer, hand_message_id, hand_deal_no"
+SEAT_COLUMNS = "game_id, seat, user_id, computer, hand_message_id, hand_deal_no, stand_in, timeouts"
 
 
 class DealRow(Row):

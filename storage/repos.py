@@ -9,6 +9,7 @@ import dataclasses
 import json
 import sqlite3
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -223,15 +224,42 @@ class GameRepo:
             (user_id, computer, game_id, seat),
         )
 
+    async def set_stand_in(self, game_id: int, seat: int, level: str | None, timeouts: int = 0) -> None:
+        """A computer player of ``level`` plays for the seat's absent person (None: he is back)."""
+        await self.db.execute(
+            "UPDATE seats SET stand_in = ?, timeouts = ? WHERE game_id = ? AND seat = ?",
+            (level, timeouts, game_id, seat),
+        )
+
+    async def set_timeouts(self, game_id: int, seat: int, timeouts: int) -> None:
+        await self.db.execute("UPDATE seats SET timeouts = ? WHERE game_id = ? AND seat = ?", (timeouts, game_id, seat))
+
+    async def set_cancel_votes(self, game_id: int, votes: Sequence[int]) -> None:
+        await self.db.execute(
+            "UPDATE games SET cancel_votes = ? WHERE game_id = ?", (_json(list(dict.fromkeys(votes))), game_id)
+        )
+
+    async def last_action_at(self, game_id: int) -> float | None:
+        """When the game's last action was committed (or it started), as a Unix time: where a turn's
+        timer counts from after a restart."""
+        row = await self.db.fetchone(
+            "SELECT coalesce((SELECT max(created_at) FROM actions WHERE game_id = ?), started_at) AS at "
+            "FROM games WHERE game_id = ?",
+            (game_id, game_id),
+        )
+        if row is None or row["at"] is None:
+            return None
+        return datetime.fromisoformat(str(row["at"]).replace("Z", "+00:00")).timestamp()
+
     async def reseat(self, game_id: int, order: Sequence[int]) -> None:
         """Renumber the seats: the seat now at ``order[i]`` becomes seat ``i``."""
         async with self.db.transaction():
             by_seat = {s.seat: s for s in await self.seats(game_id)}
             await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await self.db.executemany(
-                f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (game_id, new, s.user_id, s.computer, s.hand_message_id, s.hand_deal_no)
+                    (game_id, new, s.user_id, s.computer, s.hand_message_id, s.hand_deal_no, s.stand_in, s.timeouts)
                     for new, s in enumerate(by_seat[old] for old in order)
                 ],
             )

@@ -3,6 +3,7 @@ simulated people who read what the bot sent them and press its buttons."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from collections.abc import AsyncIterator
@@ -84,9 +85,12 @@ async def finished(world: World, game_id: int) -> bool:
 
 
 async def replay(world: World, game_id: int) -> tuple[GameRow, GameState]:
-    row = await world.runner.storage.games.get(game_id)
-    assert row is not None
-    return row, await world.runner.storage.games.load_state(row)
+    """The game as stored, read in one transaction (computer players may commit moves meanwhile)."""
+    storage = world.runner.storage
+    async with storage.db.transaction():
+        row = await storage.games.get(game_id)
+        assert row is not None
+        return row, await storage.games.load_state(row)
 
 
 class BotRunner:
@@ -239,3 +243,19 @@ async def play_moves(people: list[Person], count: int, rng: random.Random) -> No
         return calls > count
 
     await play_until(people, enough, rng)
+
+
+async def eventually(world: World, check: Any, timeout: float = 20.0, what: str = "condition") -> None:
+    """Wait (settling the bot between looks) until ``await check()`` is true; fail after ``timeout`` s."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        await world.runner.settle()
+        if await check():
+            return
+        assert asyncio.get_running_loop().time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+
+
+def button(message: Message, ending: str) -> str:
+    """The callback data of the message's button whose data ends with ``ending``."""
+    return next(b["callback_data"] for b in message.buttons() if b.get("callback_data", "").endswith(ending))

@@ -57,6 +57,7 @@ class Message:
     edits: int = 0
     deleted: bool = False
     notify: bool = False
+    from_user: int | None = None  # the person who wrote it (None: the bot)
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.markup:
@@ -283,14 +284,14 @@ class FakeTelegram:
             self._new_update.notify_all()
         return update_id
 
-    async def send_text(self, user_id: int, chat_id: int, text: str) -> int:
-        """A person writes in a chat (a command gets its bot_command entity)."""
+    async def send_text(self, user_id: int, chat_id: int, text: str, reply_to: Message | None = None) -> int:
+        """A person writes in a chat (a command gets its bot_command entity), possibly as a reply."""
         user, chat = self.users[user_id], self.chats[chat_id]
         if chat.kind == "private":
             user.started = True
             user.blocked = False
         message_id = self._message_id(chat_id)
-        self._store(Message(chat_id, message_id, text, None, False, time.time()))
+        self._store(Message(chat_id, message_id, text, None, False, time.time(), from_user=user_id))
         payload: dict[str, Any] = {
             "message_id": message_id,
             "date": int(time.time()),
@@ -300,7 +301,35 @@ class FakeTelegram:
         }
         if text.startswith("/"):
             payload["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split(maxsplit=1)[0])}]
+        if reply_to is not None:
+            author = self.users[reply_to.from_user].to_dict() if reply_to.from_user else self.bot_user()
+            payload["reply_to_message"] = {
+                "message_id": reply_to.message_id,
+                "date": int(reply_to.date),
+                "chat": chat.to_dict(),
+                "from": author,
+                "text": reply_to.text,
+            }
         return await self._push({"message": payload})
+
+    async def member_changed(self, chat_id: int, member: int | None, status: str, by: int) -> int:
+        """A chat member's status changes: ``member`` None is the bot itself (my_chat_member), e.g. removed
+        from a group ("left") or blocked by a user in his private chat ("kicked")."""
+        chat = self.chats[chat_id]
+        who = self.bot_user() if member is None else self.users[member].to_dict()
+        new: dict[str, Any] = {"status": status, "user": who}
+        if status == "kicked":
+            new["until_date"] = 0
+        if member is None and chat.kind == "private":
+            self.users[chat_id].blocked = status == "kicked"
+        body = {
+            "chat": chat.to_dict(),
+            "from": self.users[by].to_dict(),
+            "date": int(time.time()),
+            "old_chat_member": {"status": "member", "user": who},
+            "new_chat_member": new,
+        }
+        return await self._push({"my_chat_member" if member is None else "chat_member": body})
 
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> int:
         old = self.chats[old_chat_id]

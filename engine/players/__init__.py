@@ -38,6 +38,7 @@ __all__ = [
     "SamplingError",
     "StrongPlayer",
     "deal_value",
+    "decide",
     "find_player",
 ]
 
@@ -163,3 +164,8 @@ def find_player(level: str, budget: float | None = DEFAULT_BUDGET, max_worlds: i
     if level in LEVELS:
         return LEVELS[level]()
     raise ValueError(f"unknown computer level {level!r}; known: {', '.join(LEVELS)}")
+
+
+def decide(level: str, view: View, seed: int, budget: float | None = DEFAULT_BUDGET) -> Action | None:
+    """One decision, as a plain function of picklable values: what the bot runs in a worker process."""
+    return find_player(level, budget=budget).choose(view, random.Random(seed))

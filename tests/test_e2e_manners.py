@@ -1,0 +1,364 @@
+"""End to end, table manners (issue 7) and computer players in the bot (issue 8): computers in the lobby,
+turn timers with take-over and return, /cancel, /kick, /settings, a blocked player, the bot removed, a
+player leaving, a lobby through a supergroup upgrade, and /stats."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+from storage import ChatSettings
+from tests.e2e import (
+    GROUP,
+    PERIOD,
+    Person,
+    World,
+    button,
+    eventually,
+    finished,
+    open_game,
+    play_turn,
+    replay,
+    running_world,
+)
+
+FAST = {
+    "group_period_seconds": PERIOD,
+    "lobby_ttl_seconds": 600,
+    "computer_workers": 0,
+    "computer_budget_seconds": 0.02,
+    "computer_pause_seconds": 0.02,
+}
+
+
+async def configure(world: World, **values: object) -> None:
+    await world.runner.storage.chats.ensure(GROUP, "Friends", "supergroup")
+    await world.runner.storage.chats.save_settings(GROUP, ChatSettings(**values))  # type: ignore[arg-type]
+
+
+async def stand_ins(world: World, game_id: int) -> dict[int, str | None]:
+    return {s.seat: s.stand_in for s in await world.runner.storage.games.seats(game_id)}
+
+
+async def test_computer_players_fill_the_table_and_think_in_another_process(tmp_path: Path) -> None:
+    """Issue 8: "Add computer" seats computer players (named and marked 🤖); they play their turns on their
+    own, in a worker process, and their moves are stored like anybody's (without a person)."""
+    async with running_world(tmp_path, **(FAST | {"computer_workers": 1, "computer_budget_seconds": 0.05})) as world:
+        ann = world.person(1, "Ann")
+        await configure(world, computer_level="strong", turn_timer=0)
+        await ann.say(GROUP, "/newgame classic")
+        lobby = world.group_messages()[-1]
+        await ann.join(lobby)
+        for _ in range(3):
+            lobby = world.server.messages[(GROUP, lobby.message_id)]
+            answer = await ann.press(lobby, button(lobby, ":bot"))
+            assert "computer player" in answer.get("text", "")
+        lobby = world.server.messages[(GROUP, lobby.message_id)]
+        assert lobby.text.count("🤖 Bot") == 3
+        assert not any(b.get("callback_data", "").endswith(":bot") for b in lobby.buttons())  # the table is full
+        await ann.press(lobby, button(lobby, ":start"))
+        game = await world.runner.storage.games.open_game(GROUP)
+        assert game is not None and game.status == "active"
+        rng = random.Random(3)
+
+        async def a_deal_done() -> bool:
+            _, state = await replay(world, game.game_id)
+            if ann.my_turn():
+                await play_turn(ann, rng)
+            return len(state.deals) >= 1
+
+        await eventually(world, a_deal_done, timeout=60, what="a deal with three computer players")
+        row, state = await replay(world, game.game_id)
+        rows = await world.runner.storage.db.fetchall(
+            "SELECT action, user_id FROM actions WHERE game_id = ?", (game.game_id,)
+        )
+        assert {r["user_id"] for r in rows if not r["action"].startswith("0 ")} == {None}
+        assert {r["user_id"] for r in rows if r["action"].startswith("0 ")} == {1}
+        assert "🤖 Bot 2" in world.group_messages()[-1].text or any("🤖 Bot 2" in m.text for m in world.group_messages())
+        assert world.server.violations == []
+
+
+async def test_turn_timer_reminds_plays_for_and_hands_the_seat_over_until_i_am_back(tmp_path: Path) -> None:
+    """A 2 s timer (run at a quarter of the time): a reminder at half time, then the computer plays for the
+    player and the group is told; after two expiries in a row the seat stays with the computer until the
+    player taps "I'm back"."""
+    async with running_world(tmp_path, **(FAST | {"timer_scale": 0.25})) as world:
+        await configure(world, turn_timer=2, computer_level="basic")
+        people, game = await open_game(world, "/newgame czech", 3)
+
+        async def someone_away() -> bool:
+            return any((await stand_ins(world, game.game_id)).values())
+
+        await eventually(world, someone_away, timeout=30, what="a seat taken over after two expiries")
+        texts = [m.text for m in world.group_messages()]
+        assert any("ran out of time" in t and "(1 of 2)" in t for t in texts)
+        assert any("missed two turns in a row" in t for t in texts)
+        away_seat = next(seat for seat, level in (await stand_ins(world, game.game_id)).items() if level)
+        seats = await world.runner.storage.games.seats(game.game_id)
+        away = next(p for p in people if p.user_id == seats[away_seat].user_id)
+        private = world.server.chat_messages(away.user_id, include_deleted=True)
+        assert any("⏳" in m.text and "1 s left" in m.text for m in private)  # the reminder, at half of 2 s
+        assert not any("⏳" in m.text for m in world.server.bot_messages(away.user_id))  # gone with its turn
+        hand = world.server.bot_messages(away.user_id)[-1]
+        assert "computer player is playing for you" in hand.text
+        answer = await away.press(hand, button(hand, ":back"))
+        assert not answer.get("show_alert"), answer
+        assert (await stand_ins(world, game.game_id))[away_seat] is None
+        assert any("is back at the table" in m.text for m in world.group_messages())
+        rows = await world.runner.storage.db.fetchall(
+            "SELECT count(*) AS n FROM actions WHERE game_id = ? AND user_id IS NULL", (game.game_id,)
+        )
+        assert rows[0]["n"] >= 2
+        assert world.server.violations == []
+
+
+async def test_a_pending_timer_survives_a_restart(tmp_path: Path) -> None:
+    """The turn timer counts from the last stored action, so it still fires after a restart."""
+    async with running_world(tmp_path, **(FAST | {"timer_scale": 0.5})) as world:
+        await configure(world, turn_timer=3, computer_level="basic")
+        people, game = await open_game(world, "/newgame czech", 3)
+        await world.runner.stop()
+        await asyncio.sleep(0.5)
+        await world.runner.start()
+
+        async def expired() -> bool:
+            row = await world.runner.storage.games.get(game.game_id)
+            return row is not None and row.action_count >= 1
+
+        await eventually(world, expired, timeout=15, what="the timer armed before the restart")
+        assert any("ran out of time" in m.text for m in world.group_messages())
+        assert world.server.violations == []
+
+
+async def test_cancel_by_creator_by_admin_by_vote_and_refused(tmp_path: Path) -> None:
+    async with running_world(tmp_path, **FAST) as world:
+        # by the creator
+        people, game = await open_game(world, "/newgame czech", 3)
+        await people[0].say(GROUP, "/cancel")
+        row = await world.runner.storage.games.get(game.game_id)
+        assert row is not None and row.status == "cancelled"
+        assert "cancelled the game" in world.group_messages()[-1].text
+        assert all(r.cancelled for r in await world.runner.storage.results.of_game(game.game_id))
+        hand = world.server.bot_messages(people[1].user_id)[-1]
+        assert "over" in hand.text and not hand.buttons()
+
+        # by an admin (user 1) in a game another person opened
+        bob, cid, dan = world.person(2, "Bob"), world.person(3, "Cid"), world.person(4, "Dan")
+        await bob.say(GROUP, "/newgame czech")
+        lobby = world.group_messages()[-1]
+        for person in (bob, cid, dan):
+            await person.join(lobby)
+        await bob.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
+        second = await world.runner.storage.games.open_game(GROUP)
+        assert second is not None and second.status == "active"
+        ann = people[0]
+        await ann.say(GROUP, "/cancel")
+        assert (await world.runner.storage.games.get(second.game_id)).status == "cancelled"  # type: ignore[union-attr]
+
+        # by a vote of the seated players; refused for someone not seated
+        await bob.say(GROUP, "/newgame czech")
+        lobby = world.group_messages()[-1]
+        eve = world.person(5, "Eve")
+        for person in (bob, cid, dan, eve):
+            await person.join(lobby)
+        await bob.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
+        third = await world.runner.storage.games.open_game(GROUP)
+        assert third is not None
+        outsider = world.person(6, "Fay")
+        await outsider.say(GROUP, "/cancel")
+        assert "Only players seated" in world.group_messages()[-1].text
+        await cid.say(GROUP, "/cancel")
+        vote = world.group_messages()[-1]
+        assert "3 of the 4" in vote.text and "(1/3)" in vote.buttons()[0]["text"]
+        answer = await outsider.press(vote, button(vote, ":vote"))
+        assert answer.get("show_alert") and "Only players seated" in answer["text"]
+        answer = await cid.press(vote, button(vote, ":vote"))
+        assert "already" in answer["text"]
+        await dan.press(vote, button(vote, ":vote"))
+        vote = world.server.messages[(GROUP, vote.message_id)]
+        assert "(2/3)" in vote.buttons()[0]["text"]
+        assert (await world.runner.storage.games.get(third.game_id)).status == "active"  # type: ignore[union-attr]
+        await eve.press(vote, button(vote, ":vote"))
+        await world.runner.settle()
+        assert (await world.runner.storage.games.get(third.game_id)).status == "cancelled"  # type: ignore[union-attr]
+        assert "voted to cancel" in world.server.messages[(GROUP, vote.message_id)].text
+        assert world.server.violations == []
+
+
+async def test_kick_by_reply_and_by_button(tmp_path: Path) -> None:
+    async with running_world(tmp_path, **FAST) as world:
+        await configure(world, turn_timer=0, computer_level="random")
+        people, game = await open_game(world, "/newgame czech", 4)
+        ann, bob, cid, _ = people
+        await bob.say(GROUP, "/kick")
+        assert "Only the game's creator" in world.group_messages()[-1].text
+        await cid.say(GROUP, "hello")
+        said = world.server.chat_messages(GROUP)[-1]
+        await world.server.send_text(ann.user_id, GROUP, "/kick", reply_to=said)
+        await world.runner.settle()
+        assert (await stand_ins(world, game.game_id))[2] == "random"
+        assert "seat goes to a computer player" in world.group_messages()[-1].text
+        await ann.say(GROUP, "/kick")
+        choices = world.group_messages()[-1]
+        assert "Cid" not in " ".join(b["text"] for b in choices.buttons())
+        await ann.press(choices, button(choices, ":kick1"))
+        assert (await stand_ins(world, game.game_id))[1] == "random"
+
+        async def computers_moved() -> bool:
+            _, state = await replay(world, game.game_id)
+            return any(a.seat in (1, 2) for a in state.history)
+
+        rng = random.Random(1)
+
+        async def progress() -> bool:
+            for person in people:
+                if person.my_turn():
+                    await play_turn(person, rng)
+            return await computers_moved()
+
+        await eventually(world, progress, what="the computer players to move")
+        assert world.server.violations == []
+
+
+async def test_settings_menu_changes_the_next_game(tmp_path: Path) -> None:
+    async with running_world(tmp_path, **FAST) as world:
+        ann, bob = world.person(1, "Ann"), world.person(2, "Bob")
+        await bob.say(GROUP, "/settings")
+        assert "Only a chat admin" in world.group_messages()[-1].text
+        await ann.say(GROUP, "/settings")
+        menu = world.group_messages()[-1]
+        assert "New games: Four-card Kozel" in menu.text
+        answer = await bob.press(menu, button(menu, "=classic"))
+        assert answer.get("show_alert") and "Only a chat admin" in answer["text"]
+        await ann.press(menu, button(menu, "=classic"))
+        menu = world.server.messages[(GROUP, menu.message_id)]
+        assert "New games: Classic Kozel" in menu.text
+        for ending in ("deck=32", "timer=120", "level=random"):
+            await ann.press(menu, button(menu, ending))
+            menu = world.server.messages[(GROUP, menu.message_id)]
+        await ann.press(menu, button(menu, "lang=ru"))
+        menu = world.server.messages[(GROUP, menu.message_id)]
+        assert "Настройки" in menu.text and "32 карт" in menu.text and "120 с" in menu.text
+        stored = await world.runner.storage.chats.get(GROUP)
+        assert stored is not None
+        assert stored.settings.default_variant == "classic" and stored.settings.turn_timer == 120
+        assert stored.settings.options["classic"]["deck"] == 32 and stored.settings.computer_level == "random"
+        await ann.say(GROUP, "/newgame")
+        lobby = world.group_messages()[-1]
+        assert "Классический" in lobby.text and "deck=32" in lobby.text
+        answer = await ann.press(world.server.messages[(GROUP, menu.message_id)], "s:timer=7")
+        assert answer.get("show_alert")  # a value the menu never offers
+        assert world.server.violations == []
+
+
+async def test_a_player_who_blocked_the_bot_is_replaced_and_announced(tmp_path: Path) -> None:
+    """403 from the fake server on the way to a player's private chat: the group is told and a computer
+    player takes the seat, so the game goes on."""
+    async with running_world(tmp_path, **FAST) as world:
+        await configure(world, turn_timer=0, computer_level="random")
+        people, game = await open_game(world, "/newgame czech", 3)
+        blocker = next(p for p in people if not p.my_turn())
+        world.server.users[blocker.user_id].blocked = True
+        rng = random.Random(2)
+
+        async def announced() -> bool:
+            for person in people:
+                if person is not blocker and person.my_turn():
+                    await play_turn(person, rng)
+            return any("blocked the bot" in m.text for m in world.group_messages())
+
+        await eventually(world, announced, what="the blocked player to be announced")
+        seats = await world.runner.storage.games.seats(game.game_id)
+        seat = next(s for s in seats if s.user_id == blocker.user_id)
+        assert seat.stand_in == "random"
+        player = await world.runner.storage.players.get(blocker.user_id)
+        assert player is not None and not player.can_message
+
+        async def blocker_seat_moved() -> bool:
+            for person in people:
+                if person is not blocker and person.my_turn():
+                    await play_turn(person, rng)
+            _, state = await replay(world, game.game_id)
+            return any(a.seat == seat.seat for a in state.history)
+
+        await eventually(world, blocker_seat_moved, what="the computer to play the blocked seat")
+        assert world.server.violations == []
+
+
+async def test_bot_removed_from_the_group_closes_its_game(tmp_path: Path) -> None:
+    async with running_world(tmp_path, **FAST) as world:
+        people, game = await open_game(world, "/newgame czech", 3)
+        sent_before = len(world.group_messages())
+        await world.server.member_changed(GROUP, None, "left", by=1)
+        await world.runner.settle()
+        row = await world.runner.storage.games.get(game.game_id)
+        assert row is not None and row.status == "cancelled"
+        assert all(r.cancelled for r in await world.runner.storage.results.of_game(game.game_id))
+        for person in people:
+            hand = world.server.bot_messages(person.user_id)[-1]
+            assert "removed from the group" in hand.text and not hand.buttons()
+        assert len(world.group_messages()) == sent_before
+        assert world.server.violations == []
+
+
+async def test_a_player_who_left_the_group_is_absent(tmp_path: Path) -> None:
+    async with running_world(tmp_path, **FAST) as world:
+        await configure(world, turn_timer=0, computer_level="basic")
+        people, game = await open_game(world, "/newgame czech", 3)
+        await world.server.member_changed(GROUP, people[2].user_id, "left", by=people[2].user_id)
+        await world.runner.settle()
+        assert (await stand_ins(world, game.game_id))[2] == "basic"
+        assert "left the group" in world.group_messages()[-1].text
+        assert world.server.violations == []
+
+
+async def test_an_open_lobby_follows_a_supergroup_upgrade(world: World) -> None:
+    ann, bob, cid = world.person(1, "Ann"), world.person(2, "Bob"), world.person(3, "Cid")
+    await ann.say(GROUP, "/newgame czech")
+    await ann.join(world.group_messages()[-1])
+    new_id = -100777
+    await world.server.migrate(GROUP, new_id)
+    await world.runner.settle()
+    lobby = world.server.bot_messages(new_id)[-1]
+    assert "Ann" in lobby.text
+    for person in (bob, cid):
+        await person.join(lobby)
+    lobby = world.server.messages[(new_id, lobby.message_id)]
+    assert "Bob" in lobby.text and "Cid" in lobby.text
+    await ann.press(lobby, button(lobby, ":start"))
+    game = await world.runner.storage.games.open_game(new_id)
+    assert game is not None and game.status == "active"
+    assert world.server.violations == []
+
+
+async def test_stats_and_the_all_time_table_after_a_series(tmp_path: Path) -> None:
+    """A person and three computer players finish a series of four-card Kozel (the person's turns run out
+    and the computer takes his seat); /stats in private and /score in the group show it."""
+    async with running_world(tmp_path, **(FAST | {"timer_scale": 0.05})) as world:
+        await configure(world, turn_timer=1, computer_level="random")
+        ann = world.person(1, "Ann")
+        await ann.say(GROUP, "/newgame")
+        lobby = world.group_messages()[-1]
+        await ann.join(lobby)
+        for _ in range(3):
+            await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
+        await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
+        game = await world.runner.storage.games.open_game(GROUP)
+        assert game is not None
+
+        async def done() -> bool:
+            return await finished(world, game.game_id)
+
+        await eventually(world, done, timeout=120, what="the series to finish")
+        await ann.say(ann.user_id, "/stats")
+        stats = world.server.bot_messages(ann.user_id)[-1].text
+        assert "Four-card Kozel: 1 played" in stats and "molodkas" in stats
+        await ann.say(GROUP, "/score")
+        assert "Ann" in world.group_messages()[-1].text
+        await ann.say(GROUP, "/stats")
+        assert "private chat" in world.group_messages()[-1].text
+        assert world.server.violations == []
+
+
+_ = Person
