@@ -70,12 +70,13 @@ async def test_computer_players_fill_the_table_and_think_in_another_process(tmp_
 
         await eventually(world, a_deal_done, timeout=60, what="a deal with three computer players")
         row, state = await replay(world, game.game_id)
+        assert row.totals == list(state.totals) and state.deals
         rows = await world.runner.storage.db.fetchall(
             "SELECT action, user_id FROM actions WHERE game_id = ?", (game.game_id,)
         )
         assert {r["user_id"] for r in rows if not r["action"].startswith("0 ")} == {None}
         assert {r["user_id"] for r in rows if r["action"].startswith("0 ")} == {1}
-        assert "🤖 Bot 2" in world.group_messages()[-1].text or any("🤖 Bot 2" in m.text for m in world.group_messages())
+        assert any("🤖 Bot 2" in m.text for m in world.group_messages())
         assert world.server.violations == []
 
 
@@ -117,7 +118,7 @@ async def test_a_pending_timer_survives_a_restart(tmp_path: Path) -> None:
     """The turn timer counts from the last stored action, so it still fires after a restart."""
     async with running_world(tmp_path, **(FAST | {"timer_scale": 0.5})) as world:
         await configure(world, turn_timer=3, computer_level="basic")
-        people, game = await open_game(world, "/newgame czech", 3)
+        _, game = await open_game(world, "/newgame czech", 3)
         await world.runner.stop()
         await asyncio.sleep(0.5)
         await world.runner.start()
@@ -362,3 +363,15 @@ async def test_stats_and_the_all_time_table_after_a_series(tmp_path: Path) -> No
 
 
 _ = Person
+
+
+async def test_command_menus_per_language_and_chat_kind(world: World) -> None:
+    """setMyCommands: group commands for groups, private ones for private chats, in every language."""
+    calls = [c for c in world.server.calls if c.method == "setMyCommands"]
+    menus = {(c.params.get("language_code"), c.params["scope"]["type"]): c.params["commands"] for c in calls}
+    for code in (None, "ru", "cs"):
+        groups = [c["command"] for c in menus[(code, "all_group_chats")]]
+        private = [c["command"] for c in menus[(code, "all_private_chats")]]
+        assert {"newgame", "cancel", "kick", "settings", "score"} <= set(groups) and "stats" not in groups
+        assert {"start", "stats"} <= set(private) and "newgame" not in private
+    assert menus[("cs", "all_group_chats")][0]["description"].startswith("založit hru")

@@ -4,24 +4,34 @@ from __future__ import annotations
 
 import random
 import string
+from pathlib import Path
+from unittest import mock
 
 import pytest
 from telegram import InlineKeyboardMarkup
 
 from bot import callbacks
-from bot.i18n import CATALOGUES, EN, LANGUAGES, pick_language, t
+from bot.i18n import CATALOGUES, EN, LANGUAGES, CatalogueError, load_catalogues, pick_language, t
 from bot.render import (
+    TIMER_CHOICES,
     LobbySeat,
     Seating,
+    StatsLine,
+    apply_setting,
+    render_cancel_vote,
     render_deal_result,
     render_hand,
+    render_kick_choices,
     render_lobby,
     render_outcome,
+    render_settings,
+    render_stats,
     render_table,
     sort_hand,
 )
 from engine import Action, Card, GameState, Kind, find_variant
 from engine.simulate import play_random
+from storage import ChatSettings
 from tests.helpers import GAME_CONFIGS, act
 
 NAMES = Seating(("Ann", "Bob <b>", "Cid", "Dan", "Eve", "Fay"), "Friends & Co")
@@ -37,6 +47,20 @@ def test_every_catalogue_is_complete_with_the_same_placeholders(lang: str) -> No
     assert set(catalogue) == set(EN), f"missing in {lang}: {set(EN) - set(catalogue)}"
     for key, text in EN.items():
         assert placeholders(catalogue[key]) == placeholders(text), key
+
+
+def test_russian_english_and_czech_catalogues_are_gettext_files(tmp_path: Path) -> None:
+    """The catalogues are .po files; a fuzzy or empty message is refused when they load."""
+    assert {"en", "ru", "cs"} <= set(LANGUAGES)
+    assert t("cs", "game.czech") == "Český kozel" and t("ru", "game.czech") == "Чешский козёл"
+    for lang in LANGUAGES:
+        assert all(text.strip() for text in CATALOGUES[lang].values()), lang
+    broken = tmp_path / "bot" / "locales" / "xx" / "LC_MESSAGES"
+    broken.mkdir(parents=True)
+    (broken / "kozel.po").write_text('#, fuzzy\nmsgid "press.bad"\nmsgstr "?"\n', encoding="utf-8")
+    (tmp_path / "bot" / "locales" / "en" / "LC_MESSAGES").mkdir(parents=True)
+    with mock.patch("bot.i18n.resources.files", return_value=tmp_path / "bot"), pytest.raises(CatalogueError):
+        load_catalogues()
 
 
 def test_language_choice() -> None:
@@ -192,3 +216,46 @@ def test_lobby_render(lang: str) -> None:
 def test_forged_button_data_is_refused(data: str) -> None:
     with pytest.raises(callbacks.ForgedDataError):
         callbacks.parse(data)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_settings_menu_offers_every_value_and_only_those(lang: str) -> None:
+    """Pressing a /settings button walks each setting through its values; anything else is refused."""
+    settings = ChatSettings()
+    seen_timers = set()
+    for _ in range(len(TIMER_CHOICES)):
+        text, markup = render_settings(settings, "Friends & Co", lang)
+        assert "Friends &amp; Co" in text and markup is not None
+        presses = [callbacks.parse(d) for d in keyboard_data(markup)]
+        assert all(isinstance(p, callbacks.SettingPress) for p in presses)
+        timer = next(p for p in presses if isinstance(p, callbacks.SettingPress) and p.key == "timer")
+        assert isinstance(timer, callbacks.SettingPress)
+        changed = apply_setting(settings, timer.key, timer.value)
+        assert changed is not None
+        settings = changed
+        seen_timers.add(settings.turn_timer)
+    assert seen_timers == set(TIMER_CHOICES)
+    classic = apply_setting(ChatSettings(), "deck", "32")
+    assert classic is not None and classic.options["classic"]["deck"] == 32
+    assert find_variant("classic").options(classic.options["classic"])  # the options a game will accept
+    for key, value in (("timer", "7"), ("deck", "40"), ("lang", "de"), ("level", "genius"), ("nope", "1")):
+        assert apply_setting(ChatSettings(), key, value) is None
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_cancel_vote_kick_choices_and_stats(lang: str) -> None:
+    text, markup = render_cancel_vote(42, proposer="Bob <b>", votes=1, needed=3, total=4, lang=lang)
+    assert "Bob &lt;b&gt;" in text and keyboard_data(markup) == ["L42:vote"]
+    text, markup = render_kick_choices(42, NAMES, [0, 2], lang)
+    assert keyboard_data(markup) == ["L42:kick0", "L42:kick2"]
+    assert render_stats([], lang) == t(lang, "stats.none")
+    stats = render_stats([StatsLine("czech", 3, 1, 1, 0, 0, 2)], lang)
+    assert t(lang, "game.czech") in stats and "2" in stats
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_away_hand_offers_only_i_am_back(lang: str) -> None:
+    state = find_variant("czech").new_game(3)
+    text, markup = render_hand(state.view(0), NAMES, lang, game_id=7, version=0, away=True)
+    assert keyboard_data(markup) == ["L7:back"]
+    assert t(lang, "hand.away") in text
