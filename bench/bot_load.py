@@ -1,13 +1,16 @@
 """Load benchmark: many concurrent games played by simulated people through the real bot and the fake Bot
 API server of the tests, all on this machine.
 
-    python -m bench.bot_load [--games 200] [--seconds 60] [--limits]
+    python -m bench.bot_load [--games 200] [--seconds 60] [--limits] [--computers K [--workers W]]
 
 Prints one JSON object: card plays processed per second, press-to-table-edit latency (p50/p99), Bot API calls
 per card played, and memory per active game (allocations made by engine/, storage/ and bot/ code, traced).
 Without ``--limits`` the rate limiter and the group pacing are off (the bot's own capacity); with it they are
 Telegram's (30 requests a second overall, 20 a minute per group), which caps what any bot can do.
 The fake server runs in the same process and on the same core, so its work is counted against the bot.
+With ``--computers K`` every table seats K strong computer players (default budget and pause) beside 4 − K
+people, who think in W worker processes (0: threads of the bot's process): the latency of the people's
+presses shows whether the thinking stays off the event loop.
 """
 
 from __future__ import annotations
@@ -29,11 +32,13 @@ from tests.fake_telegram import FakeTelegram
 VARIANTS = ["/newgame 4", "/newgame classic", "/newgame czech"]
 
 
-async def open_game(server: FakeTelegram, runner: BotRunner, index: int) -> tuple[int, list[Person]]:
+async def open_game(
+    server: FakeTelegram, runner: BotRunner, index: int, computers: int = 0
+) -> tuple[int, list[Person]]:
     chat_id = -10_000 - index
     server.add_group(chat_id, f"Group {index}")
     people: list[Person] = []
-    for seat in range(4):
+    for seat in range(4 - computers):
         user_id = 100_000 + index * 10 + seat
         server.add_user(user_id, f"U{index}.{seat}")
         people.append(LoadPerson(server, runner, user_id, f"U{index}.{seat}"))
@@ -50,17 +55,22 @@ async def open_game(server: FakeTelegram, runner: BotRunner, index: int) -> tupl
     while sum(1 for p in people if server.bot_messages(p.user_id)) < len(people):
         await asyncio.sleep(0.005)
     await server.settled(timeout=120)
+    for _ in range(computers):
+        lobby = server.messages[(chat_id, lobby.message_id)]
+        add = next(b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(":bot"))
+        await server.answer_of(await server.press(people[0].user_id, lobby, add), timeout=120)
+        await runner.publisher.flush()
     lobby = server.messages[(chat_id, lobby.message_id)]
     start = next(b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(":start"))
     await server.answer_of(await server.press(people[0].user_id, lobby, start), timeout=120)
     return chat_id, people
 
 
-async def run(games: int, seconds: float, limits: bool) -> dict[str, Any]:
+async def run(games: int, seconds: float, limits: bool, computers: int = 0, workers: int = 1) -> dict[str, Any]:
     server = FakeTelegram()
     await server.start()
     with tempfile.TemporaryDirectory() as tmp:
-        settings: dict[str, Any] = {"concurrent_updates": 256}
+        settings: dict[str, Any] = {"concurrent_updates": 256, "computer_workers": workers}
         if limits:
             settings.update(rate_overall_per_second=30, rate_group_per_minute=20)
         else:
@@ -69,7 +79,7 @@ async def run(games: int, seconds: float, limits: bool) -> dict[str, Any]:
         await runner.start()
         tracemalloc.start()
         before, _ = tracemalloc.get_traced_memory()
-        opened = [await open_game(server, runner, i) for i in range(games)]
+        opened = [await open_game(server, runner, i, computers) for i in range(games)]
         await runner.publisher.flush()
         snapshot = tracemalloc.take_snapshot().filter_traces(
             [tracemalloc.Filter(True, f"*/{pkg}/*") for pkg in ("engine", "storage", "bot")]
@@ -89,7 +99,7 @@ async def run(games: int, seconds: float, limits: bool) -> dict[str, Any]:
                 movers = [p for p in people if p.my_turn()]
                 if not movers:
                     await asyncio.sleep(0.05)
-                    if not any(p.my_turn() for p in people):
+                    if not computers and not any(p.my_turn() for p in people):
                         return
                     continue
                 started = time.time()
@@ -118,6 +128,8 @@ async def run(games: int, seconds: float, limits: bool) -> dict[str, Any]:
     return {
         "games": games,
         "limits": limits,
+        "computers_per_table": computers,
+        "computer_workers": workers,
         "seconds": round(elapsed, 1),
         "cards_played": played,
         "card_plays_per_second": round(played / elapsed, 1),
@@ -147,8 +159,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--limits", action="store_true")
+    parser.add_argument("--computers", type=int, default=0, choices=range(4))
+    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args.games, args.seconds, args.limits))))
+    print(json.dumps(asyncio.run(run(args.games, args.seconds, args.limits, args.computers, args.workers))))
 
 
 if __name__ == "__main__":

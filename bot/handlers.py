@@ -103,6 +103,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     if not is_group(update):
         await service_of(context).person(person_of(user), can_message=True)
+        await service_of(context).welcome_back(user.id)
     username = context.bot.username
     markup = InlineKeyboardMarkup(
         [[InlineKeyboardButton(t(lang, "start.add_to_group"), url=f"https://t.me/{username}?startgroup=kozel")]]

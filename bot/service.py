@@ -954,6 +954,17 @@ class GameService:
                 if seat is not None and self.live.get(game_id) is live:
                     await self.stand_in(live, seat, key)
 
+    async def welcome_back(self, user_id: int) -> None:
+        """A person (re)started the bot in private: his hands in running games where a computer holds his
+        seat come again, with the "I'm back" button."""
+        for game_id, live in list(self.live.items()):
+            seat = live.seat_of(user_id)
+            if seat is None or live.seats[seat].stand_in is None:
+                continue
+            async with self.locks[game_id]:
+                if self.live.get(game_id) is live:
+                    await self.resend_hand(live, seat)
+
     def _blocked(self, user_id: int) -> None:
         self._spawn(self.player_blocked(user_id))
 

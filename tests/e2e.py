@@ -258,4 +258,6 @@ async def eventually(world: World, check: Any, timeout: float = 20.0, what: str 
 
 def button(message: Message, ending: str) -> str:
     """The callback data of the message's button whose data ends with ``ending``."""
-    return next(b["callback_data"] for b in message.buttons() if b.get("callback_data", "").endswith(ending))
+    found = [b["callback_data"] for b in message.buttons() if b.get("callback_data", "").endswith(ending)]
+    assert found, f"no button ending in {ending!r} under {message.text[:80]!r}"
+    return found[0]

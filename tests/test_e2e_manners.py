@@ -238,6 +238,9 @@ async def test_settings_menu_changes_the_next_game(tmp_path: Path) -> None:
         for ending in ("deck=32", "timer=120", "level=random"):
             await ann.press(menu, button(menu, ending))
             menu = world.server.messages[(GROUP, menu.message_id)]
+        await ann.press(menu, button(menu, "lang=cs"))
+        menu = world.server.messages[(GROUP, menu.message_id)]
+        assert "Nastavení" in menu.text and "Čas na tah: 120 s" in menu.text
         await ann.press(menu, button(menu, "lang=ru"))
         menu = world.server.messages[(GROUP, menu.message_id)]
         assert "Настройки" in menu.text and "32 карт" in menu.text and "120 с" in menu.text
@@ -284,6 +287,16 @@ async def test_a_player_who_blocked_the_bot_is_replaced_and_announced(tmp_path: 
             return any(a.seat == seat.seat for a in state.history)
 
         await eventually(world, blocker_seat_moved, what="the computer to play the blocked seat")
+
+        # He unblocks the bot and starts it again: his hand comes back with "I'm back".
+        await blocker.say(blocker.user_id, "/start")
+        hand = next(
+            m
+            for m in world.server.bot_messages(blocker.user_id)
+            if any(b.get("callback_data", "").endswith(":back") for b in m.buttons())
+        )
+        await blocker.press(hand, button(hand, ":back"))
+        assert (await stand_ins(world, game.game_id))[seat.seat] is None
         assert world.server.violations == []
 
 
