@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass
 from html import escape
 from typing import cast
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import (
@@ -60,6 +61,27 @@ async def language_of(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str
         player = await service.person(person)
         return pick_language(player.effective_language)
     return "en"
+
+
+@dataclass(frozen=True)
+class InGroup:
+    """A command sent in a group by a person: its language, chat and author."""
+
+    lang: str
+    chat: Chat
+    user: User
+
+
+async def in_group(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, refusal: str = "where.group_only"
+) -> InGroup | None:
+    """The group a command came from; anywhere else the person is told (``refusal``) and None returned."""
+    lang = await language_of(update, context)
+    chat, user = update.effective_chat, update.effective_user
+    if not is_group(update) or chat is None or user is None:
+        await reply(update, t(lang, refusal))
+        return None
+    return InGroup(lang, chat, user)
 
 
 async def reply(update: Update, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
@@ -113,11 +135,10 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/newgame [game]: open a lobby in this group."""
-    lang = await language_of(update, context)
-    chat, user = update.effective_chat, update.effective_user
-    if not is_group(update) or chat is None or user is None:
-        await reply(update, t(lang, "where.group_only"))
+    where = await in_group(update, context)
+    if where is None:
         return
+    lang, chat, user = where.lang, where.chat, where.user
     service = service_of(context)
     settings = await service.storage.chats.get(chat.id)
     default = settings.settings.default_variant if settings else "four_card"
@@ -137,52 +158,46 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def score(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/score: the current series and the chat's all-time table."""
-    lang = await language_of(update, context)
-    chat = update.effective_chat
-    if not is_group(update) or chat is None:
-        await reply(update, t(lang, "where.group_only"))
-        return
-    await reply(update, await service_of(context).score(chat.id, lang))
+    where = await in_group(update, context)
+    if where is not None:
+        await reply(update, await service_of(context).score(where.chat.id, where.lang))
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/cancel: end the running game or lobby (creator, admin, or a vote of the seated players)."""
-    lang = await language_of(update, context)
-    chat, user = update.effective_chat, update.effective_user
-    if not is_group(update) or chat is None or user is None:
-        await reply(update, t(lang, "where.group_only"))
+    where = await in_group(update, context)
+    if where is None:
         return
-    admin = await is_admin(context, chat.id, user.id)
-    text, markup = await service_of(context).cancel(chat.id, person_of(user), admin)
+    admin = await is_admin(context, where.chat.id, where.user.id)
+    text, markup = await service_of(context).cancel(where.chat.id, person_of(where.user), admin)
     await reply(update, text, markup)
 
 
 async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/kick as a reply to a player's message, or /kick alone for a choice of buttons."""
-    lang = await language_of(update, context)
-    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
-    if not is_group(update) or chat is None or user is None or message is None:
-        await reply(update, t(lang, "where.group_only"))
+    where, message = await in_group(update, context), update.effective_message
+    if where is None or message is None:
         return
     target = message.reply_to_message.from_user if message.reply_to_message else None
-    admin = await is_admin(context, chat.id, user.id)
-    text, markup = await service_of(context).kick(chat.id, person_of(user), target.id if target else None, admin)
+    admin = await is_admin(context, where.chat.id, where.user.id)
+    service = service_of(context)
+    text, markup = await service.kick(where.chat.id, person_of(where.user), target.id if target else None, admin)
     if text:
         await reply(update, text, markup)
 
 
 async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/settings: the chat's settings menu (admins and the open game's creator)."""
-    lang = await language_of(update, context)
-    chat, user = update.effective_chat, update.effective_user
-    if not is_group(update) or chat is None or user is None:
-        await reply(update, t(lang, "settings.group_only"))
+    where = await in_group(update, context, "settings.group_only")
+    if where is None:
         return
     service = service_of(context)
-    if not await service.may_configure(chat.id, user.id, await is_admin(context, chat.id, user.id)):
-        await reply(update, t(lang, "settings.not_allowed"))
+    if not await service.may_configure(
+        where.chat.id, where.user.id, await is_admin(context, where.chat.id, where.user.id)
+    ):
+        await reply(update, t(where.lang, "settings.not_allowed"))
         return
-    await reply(update, *await service.settings_menu(chat.id))
+    await reply(update, *await service.settings_menu(where.chat.id))
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -10,7 +10,8 @@ from itertools import count
 
 import pytest
 
-from engine import Action, GameState, Kind, find_variant
+from engine import Action, Card, GameState, Kind, find_variant
+from engine.classic import ESUIT, TRUMP_SUIT
 from engine.players import BasicPlayer, RandomPlayer, StrongPlayer, find_player
 from engine.players.basic import Table, classic_choice, czech_choice, four_card_choice
 from engine.players.worlds import Knowledge, suit_rule
@@ -216,3 +217,55 @@ def test_group_view_is_refused() -> None:
     state = find_variant("czech").new_game(1)
     with pytest.raises(ValueError, match="seat"):
         Knowledge(state.view(None))
+
+
+def test_f10_cards_sent_back_by_a_molodka_stay_with_their_players_in_every_world() -> None:
+    """F10/X1: after a molodka the cards that were on the table went back face up to their hands: seat 1
+    (who sees them) samples worlds where seat 0 holds the 6♠ and seat 2 the J♠ — never anyone else."""
+    variant = find_variant("four_card")
+    layout = "6S 7S 8S TD | 6C 7C 8C 9C | JS QS 6D 7D | 6H 7H 8H 9H / AD ... @ 0"
+    state = variant.new_game(1, stacked=[variant.layout(layout)], dealer=3)
+    act(state, "0 lead 6S", "1 discard 6C", "2 beat JS", "3 molodka 6H 7H 8H 9H")
+    knowledge = Knowledge(state.view(1))
+    rng = random.Random(9)
+    for _ in range(50):
+        world = knowledge.world(rng)
+        assert Card.parse("6S") in world.hands[0]
+        assert Card.parse("JS") in world.hands[2]
+        assert world.trick == state.trick
+
+
+def test_c7_and_k6_announcements_narrow_the_worlds() -> None:
+    """C7: a player who went out of trumps holds no trump afterwards; K6: the doubler keeps the kozel."""
+    state = find_variant("czech").new_game(5, {"players": 4})
+    holder = next(s for s in range(4) if Card.parse("QS") in state.hands[s])
+    act(state, f"{holder} double QS")
+    observer = (holder + 1) % 4
+    knowledge = Knowledge(state.view(observer))
+    rng = random.Random(1)
+    assert all(Card.parse("QS") in knowledge.world(rng).hands[holder] for _ in range(30))
+
+    rng = random.Random(3)
+    for seed in range(200):
+        classic = find_variant("classic").new_game(seed)
+        play_until_second_deal(classic, rng)
+        exchanges = [a for a in classic.legal_actions(classic.to_move or 0) if a.kind is Kind.EXCHANGE]
+        if not exchanges:
+            continue
+        exchanger = exchanges[0].seat
+        classic.apply(exchanges[0])
+        partner = (exchanger + 2) % 4
+        classic.apply(classic.legal_actions(partner)[0])
+        opponent = (exchanger + 1) % 4
+        knowledge = Knowledge(classic.view(opponent))
+        for _ in range(20):
+            world = knowledge.world(rng)
+            assert not any(ESUIT[c] == TRUMP_SUIT for c in world.hands[exchanger])
+        return
+    pytest.fail("no deal offered an exchange")
+
+
+def play_until_second_deal(state: GameState, rng: random.Random) -> None:
+    while not state.deals:
+        choices = [a for a in state.all_legal_actions() if a.kind is not Kind.REDEAL]
+        state.apply(rng.choice(choices))
