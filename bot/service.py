@@ -567,7 +567,7 @@ class GameService:
                 if action is None:
                     live.waited.add((seat, version))
                     continue
-                await self.act(live, action, None)
+                await self.act(live, self.checked(live, seat, action), None)
 
     @staticmethod
     def computer_turn(live: Live) -> tuple[int, str] | None:
@@ -582,6 +582,16 @@ class GameService:
             if level and state.legal_actions(seat) and (seat, live.version) not in live.waited:
                 return seat, level
         return None
+
+    @staticmethod
+    def checked(live: Live, seat: int, action: Action) -> Action:
+        """The engine is the judge: a computer's choice that is not legal (a bug) is logged and replaced by
+        the basic player's, so the table never stalls."""
+        if action.seat == seat and action in live.state.legal_actions(seat):
+            return action
+        log.error("game %s: computer chose %s, not legal now; the basic player decides", live.game.game_id, action)
+        fallback = BasicPlayer().choose(live.state.view(seat), random.Random(0))
+        return fallback if fallback is not None else live.state.legal_actions(seat)[0]
 
     async def think(self, level: str, view: View, seed: int) -> Action | None:
         """A computer player's decision, computed off the event loop (a worker process by default)."""
@@ -649,8 +659,9 @@ class GameService:
         action = await self.think(level, view, live.game.seed ^ (version << 3) ^ seat)
         async with self.locks[game_id]:
             live = self.live.get(game_id)
-            if live is None or live.version != version or action is None or action.seat != seat:
+            if live is None or live.version != version or action is None:
                 return
+            action = self.checked(live, seat, action)
             timeouts = live.seats[seat].timeouts + 1
             name = live.seating.name(seat)
             if timeouts >= 2:

@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from unittest import mock
 
+from engine import Action, Card, Kind
 from storage import ChatSettings
 from tests.e2e import (
     GROUP,
@@ -388,3 +390,30 @@ async def test_command_menus_per_language_and_chat_kind(world: World) -> None:
         assert {"newgame", "cancel", "kick", "settings", "score"} <= set(groups) and "stats" not in groups
         assert {"start", "stats"} <= set(private) and "newgame" not in private
     assert menus[("cs", "all_group_chats")][0]["description"].startswith("založit hru")
+
+
+async def test_a_computer_choice_the_engine_refuses_does_not_stall_the_table(tmp_path: Path) -> None:
+    """The engine judges computer players too: an illegal choice (a bug) is logged and the basic player's
+    choice is played instead."""
+    forged = Action(5, Kind.PLAY, (Card.parse("7H"),))
+    with mock.patch("bot.service.decide", return_value=forged):
+        async with running_world(tmp_path, **FAST) as world:
+            await configure(world, turn_timer=0, computer_level="strong")
+            ann = world.person(1, "Ann")
+            await ann.say(GROUP, "/newgame czech")
+            lobby = world.group_messages()[-1]
+            await ann.join(lobby)
+            for _ in range(2):
+                await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
+            await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
+            game = await world.runner.storage.games.open_game(GROUP)
+            assert game is not None
+            rng = random.Random(5)
+
+            async def computers_moved() -> bool:
+                if ann.my_turn():
+                    await play_turn(ann, rng)
+                _, state = await replay(world, game.game_id)
+                return {1, 2} <= {a.seat for a in state.history}
+
+            await eventually(world, computers_moved, what="both computer seats to move")
