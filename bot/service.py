@@ -866,7 +866,7 @@ class GameService:
                 key = "cancel.done" if game.status == "active" else "cancel.lobby_done"
                 await self.end_game(game, t(lang, key, name=escape(person.name)))
                 return t(lang, key, name=escape(person.name)), None
-            return await self.vote(game, person.user_id, lang)
+            return (await self.vote(game, person.user_id, lang))[1]
 
     async def cancel_vote_press(self, game_id: int, person: Person) -> tuple[str | None, Rendered | None]:
         """A press on "Cancel the game (k/n)": an alert, and the vote message's new text."""
@@ -878,24 +878,25 @@ class GameService:
                 return t(lang, "cancel.vote_over"), (t(lang, "cancel.vote_over"), None)
             if person.user_id in game.cancel_votes:
                 return t(lang, "cancel.already_voted"), None
-            text, markup = await self.vote(game, person.user_id, lang)
-            if markup is None and not text.startswith("✖"):
-                return text, None
-            return (t(lang, "cancel.voted") if markup is not None else None), (text, markup)
+            outcome, rendered = await self.vote(game, person.user_id, lang)
+            if outcome == "refused":
+                return rendered[0], None
+            return (t(lang, "cancel.voted") if outcome == "counted" else None), rendered
 
-    async def vote(self, game: GameRow, user_id: int, lang: str) -> Rendered:
-        """Count one seated person's vote to cancel (under the game's lock)."""
+    async def vote(self, game: GameRow, user_id: int, lang: str) -> tuple[str, Rendered]:
+        """Count one seated person's vote to cancel (under the game's lock): ``"refused"``, ``"counted"`` or
+        ``"ended"`` (a majority: the game is cancelled), with the message to show."""
         people = [s.user_id for s in await self.storage.games.seats(game.game_id) if s.user_id is not None]
         if user_id not in people:
-            return t(lang, "cancel.not_seated"), None
+            return "refused", (t(lang, "cancel.not_seated"), None)
         votes = [*game.cancel_votes, user_id] if user_id not in game.cancel_votes else list(game.cancel_votes)
         needed = len(people) // 2 + 1
         if len(votes) >= needed:
             await self.end_game(game, t(lang, "cancel.by_vote"))
-            return t(lang, "cancel.by_vote"), None
+            return "ended", (t(lang, "cancel.by_vote"), None)
         await self.storage.games.set_cancel_votes(game.game_id, votes)
         proposer = await self.storage.players.get(votes[0])
-        return render_cancel_vote(
+        return "counted", render_cancel_vote(
             game.game_id,
             proposer=proposer.name if proposer else "?",
             votes=len(votes),
