@@ -27,7 +27,7 @@ import time
 from typing import Any
 
 from engine import GameState, find_variant
-from engine.players import Player, deal_value, find_player
+from engine.players import Player, find_player
 
 GAMES: list[tuple[str, dict[str, Any]]] = [("four_card", {}), ("classic", {}), ("czech", {"players": 4})]
 
@@ -73,7 +73,7 @@ def play_pair(task: tuple[str, dict[str, Any], str, str, float | None, int | Non
         advance(state, players, random.Random(seed * 2 + a_seats), warmup + 1)
         result = state.deals[warmup]
         a_seat = a_seats
-        value = deal_value(result, a_seat, variant_name)
+        value = type(state).deal_value(result, a_seat)
         if variant_name == "czech":
             a_pen = [result.score[s] for s in range(n) if s % 2 == a_seats]
             b_pen = [result.score[s] for s in range(n) if s % 2 != a_seats]

@@ -89,7 +89,15 @@ class ClassicState(GameState):
 
     @property
     def deck(self) -> tuple[Card, ...]:
-        return DECK_36 if self.options.deck == 36 else DECK_32
+        return self.deck_for(self.options)
+
+    @classmethod
+    def deck_for(cls, options: Options) -> tuple[Card, ...]:
+        return DECK_32 if isinstance(options, ClassicOptions) and options.deck == 32 else DECK_36
+
+    @staticmethod
+    def follow_suit(card: Card) -> int | None:
+        return ESUIT[card]  # C10: every trump counts as one suit
 
     # --- dealing ----------------------------------------------------------------------------------------
 

@@ -329,6 +329,25 @@ class GameState:
         trick = " ".join(a.text() for a in self.trick) or "empty"
         return f"deal {self.deal_no}, to move: seat {self.to_move}, trick: {trick}"
 
+    # --- what computer players ask of a game ------------------------------------------------------------
+
+    @classmethod
+    def deck_for(cls, options: Options) -> tuple[Card, ...]:
+        """The cards a deal of this game uses with these options."""
+        raise NotImplementedError
+
+    @staticmethod
+    def follow_suit(card: Card) -> int | None:
+        """The suit a card counts as for the duty to follow, or None in a game without that duty (F8)."""
+        return None
+
+    @classmethod
+    def deal_value(cls, result: DealResult, seat: int) -> float:
+        """How good a finished deal was for ``seat``: his team's card-point margin plus 15 per series point
+        it won over the other team (a Czech Kozel player: the others' mean penalty minus his own)."""
+        us, them = seat % 2, 1 - seat % 2
+        return result.points[us] - result.points[them] + 15 * (result.score[us] - result.score[them])
+
     def team(self, seat: int) -> int:
         return seat % 2
 

@@ -61,6 +61,19 @@ class CzechState(GameState):
     def default_options(cls) -> CzechOptions:
         return CzechOptions()
 
+    @classmethod
+    def deck_for(cls, options: Options) -> tuple[Card, ...]:
+        return DECK
+
+    @staticmethod
+    def follow_suit(card: Card) -> int | None:
+        return card >> 4  # K4
+
+    @classmethod
+    def deal_value(cls, result: DealResult, seat: int) -> float:
+        others = [p for s, p in enumerate(result.score) if s != seat]
+        return sum(others) / len(others) - result.score[seat]
+
     def _start_series(self) -> None:
         self.leader = (self.dealer + 1) % self.num_players  # K3
 

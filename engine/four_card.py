@@ -97,6 +97,15 @@ class FourCardState(GameState):
     def default_options(cls) -> FourCardOptions:
         return FourCardOptions()
 
+    @classmethod
+    def deck_for(cls, options: Options) -> tuple[Card, ...]:
+        return DECK
+
+    @classmethod
+    def deal_value(cls, result: DealResult, seat: int) -> float:
+        us, them = seat % 2, 1 - seat % 2  # F14: the score is defeat points, bad for whoever gets them
+        return result.points[us] - result.points[them] - 15 * (result.score[us] - result.score[them])
+
     # --- dealing ----------------------------------------------------------------------------------------
 
     def _start_series(self) -> None:

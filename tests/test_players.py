@@ -14,7 +14,7 @@ from engine import Action, Card, GameState, Kind, find_variant
 from engine.classic import ESUIT, TRUMP_SUIT
 from engine.players import BasicPlayer, RandomPlayer, StrongPlayer, find_player
 from engine.players.basic import Table, classic_choice, czech_choice, four_card_choice
-from engine.players.worlds import Knowledge, suit_rule
+from engine.players.worlds import Knowledge
 from tests.helpers import GAME_CONFIGS, act, deck_of, table_cards
 
 SAME_FIELDS = [
@@ -57,12 +57,10 @@ def test_sampled_worlds_agree_with_the_view(variant: str, options: dict[str, obj
                 for name in SAME_FIELDS:
                     assert getattr(seen, name) == getattr(view, name), name
                 assert Counter(table_cards(world)) == Counter(deck_of(state))
-                suit = suit_rule(variant)
-                if suit is not None:
-                    for other, voids in enumerate(knowledge.voids):
-                        assert not any(suit(c) in voids for c in world.hands[other]) or other == seat
-                    for other, voids in enumerate(knowledge.voids):  # voids are true of the real deal too
-                        assert not any(suit(c) in voids for c in state.hands[other])
+                suit = type(state).follow_suit
+                for other, voids in enumerate(knowledge.voids):
+                    assert not any(suit(c) in voids for c in world.hands[other]) or other == seat
+                    assert not any(suit(c) in voids for c in state.hands[other])  # true of the real deal too
                 deals = len(world.deals)
                 while len(world.deals) == deals:
                     world.apply(world.all_legal_actions()[0])

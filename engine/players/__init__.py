@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
 from engine.actions import Action, Kind
-from engine.core import DealResult, GameState, View
+from engine.core import GameState, View
 from engine.players.basic import CHOICES, Table
 from engine.players.worlds import Knowledge, SamplingError
 
@@ -37,7 +37,6 @@ __all__ = [
     "RandomPlayer",
     "SamplingError",
     "StrongPlayer",
-    "deal_value",
     "decide",
     "find_player",
 ]
@@ -74,21 +73,6 @@ class BasicPlayer:
         return CHOICES[view.variant](Table.of_view(view), False)
 
 
-def deal_value(result: DealResult, seat: int, variant: str) -> float:
-    """How good a finished deal was for ``seat``: the card-point margin of his team plus 15 per series
-    point (team games), or the others' mean penalty minus his own (Czech Kozel)."""
-    score = result.score
-    if variant == "czech":
-        others = [p for s, p in enumerate(score) if s != seat]
-        return sum(others) / len(others) - score[seat]
-    us, them = seat % 2, 1 - seat % 2
-    margin = result.points[us] - result.points[them]
-    series = score[us] - score[them]
-    if variant == "four_card":
-        series = -series  # F14: the score is defeat points
-    return margin + 15 * series
-
-
 def playout(state: GameState, seat: int) -> float:
     """Play the deal to its end with the heuristics for every seat; its value for ``seat``."""
     choose = CHOICES[state.VARIANT]
@@ -100,7 +84,7 @@ def playout(state: GameState, seat: int) -> float:
         if action is None:
             action = next(a for a in state.legal_actions(mover) if a.kind not in _EXTRAS)
         state.apply(action)
-    return deal_value(state.deals[deals], seat, state.VARIANT)
+    return state.deal_value(state.deals[deals], seat)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from engine.actions import Action, Kind
 from engine.cards import Card
-from engine.classic import ESUIT, TRUMP_SUIT, ClassicState
+from engine.classic import TRUMP_SUIT, ClassicState
 from engine.core import GameState, SeenPlay, TrickRecord, View
 from engine.czech import KOZEL, CzechState
 from engine.four_card import FourCardState
@@ -44,21 +44,6 @@ class _Slot:
     cards: list[Card] = field(default_factory=list)
 
 
-def suit_rule(variant: str) -> Callable[[int], int] | None:
-    """How a game decides "the same suit" for following (None: no duty to follow, F8)."""
-    if variant == "classic":
-        return ESUIT.__getitem__
-    if variant == "czech":
-        return lambda card: card >> 4
-    return None
-
-
-def deck_for(view: View) -> tuple[Card, ...]:
-    if view.variant == "classic":
-        return ClassicState(options=view.options).deck
-    return find_variant(view.variant).deck
-
-
 class Knowledge:
     """What a seat knows about where the cards of the current deal are, worked out once per decision."""
 
@@ -66,6 +51,7 @@ class Knowledge:
         if view.seat is None:
             raise ValueError("a computer player needs a seat's view, not the group's")
         self.view = view
+        self.state_class = find_variant(view.variant).state_class
         seat = view.seat
         n = view.num_players
         self.fixed: list[list[Card]] = [[] for _ in range(n)]  # cards certainly in a hand
@@ -134,26 +120,23 @@ class Knowledge:
         self.stock_slot = _Slot(None, stock_hidden)
         self.talon_slot = _Slot(None, view.talon_size)
         self.slots += [self.stock_slot, self.talon_slot]
-        self.unknown = [c for c in deck_for(view) if c not in placed]
+        self.unknown = [c for c in self.state_class.deck_for(view.options) if c not in placed]
         if len(self.unknown) != sum(s.capacity for s in self.slots):
             raise SamplingError(f"{len(self.unknown)} hidden cards for {sum(s.capacity for s in self.slots)} places")
         self.eligible = {card: self._eligible(card) for card in self.unknown}
 
     def _learn_voids(self, view: View) -> None:
-        suit = suit_rule(view.variant)
-        if suit is None:
-            return
+        suit = self.state_class.follow_suit
         for trick in [*(t.plays for t in view.tricks), view.trick]:
             plays = [p for p in trick if p.kind is Kind.PLAY]
-            if not plays:
+            if not plays or (led := suit(plays[0].cards[0])) is None:
                 continue
-            led = suit(plays[0].cards[0])
             for play in plays[1:]:
                 if suit(play.cards[0]) != led:
                     self.voids[play.seat].add(led)
 
     def _eligible(self, card: Card) -> list[_Slot]:
-        suit = suit_rule(self.view.variant)
+        suit = self.state_class.follow_suit(card)
         owner = self.owner_of.get(card)
         result = []
         for slot in self.slots:
@@ -161,7 +144,7 @@ class Knowledge:
                 continue
             if owner is not None and slot.owner != owner:
                 continue
-            if slot.is_hand and suit is not None and slot.owner is not None and suit(card) in self.voids[slot.owner]:
+            if slot.is_hand and slot.owner is not None and suit is not None and suit in self.voids[slot.owner]:
                 continue
             result.append(slot)
         return result
