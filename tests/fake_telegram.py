@@ -312,6 +312,19 @@ class FakeTelegram:
             }
         return await self._push({"message": payload})
 
+    async def left_message(self, chat_id: int, member: int | None) -> int:
+        """The service message "X left the group" (``member`` None: the bot was removed)."""
+        chat = self.chats[chat_id]
+        who = self.bot_user() if member is None else self.users[member].to_dict()
+        payload = {
+            "message_id": self._message_id(chat_id),
+            "date": int(time.time()),
+            "chat": chat.to_dict(),
+            "from": who,
+            "left_chat_member": who,
+        }
+        return await self._push({"message": payload})
+
     async def member_changed(self, chat_id: int, member: int | None, status: str, by: int) -> int:
         """A chat member's status changes: ``member`` None is the bot itself (my_chat_member), e.g. removed
         from a group ("left") or blocked by a user in his private chat ("kicked")."""
