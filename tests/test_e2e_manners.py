@@ -14,7 +14,6 @@ from storage import ChatSettings
 from tests.e2e import (
     GROUP,
     PERIOD,
-    Person,
     World,
     button,
     eventually,
@@ -388,9 +387,6 @@ async def test_stats_and_the_all_time_table_after_a_series(tmp_path: Path) -> No
         await ann.say(GROUP, "/stats")
         assert "private chat" in world.group_messages()[-1].text
         assert world.server.violations == []
-
-
-_ = Person
 
 
 async def test_command_menus_per_language_and_chat_kind(world: World) -> None:
