@@ -454,10 +454,8 @@ class GameService:
                     return t(lang, "press.illegal")
                 if live.seats[seat].stand_in is not None:
                     return t(lang, "press.stale")
-                if live.seats[seat].timeouts:
-                    await self.storage.games.set_timeouts(live.game.game_id, seat, 0)
-                    live.seats[seat] = live.seats[seat].model_copy(update={"timeouts": 0})
-                await self.act(live, action, user_id)
+                back = live.seats[seat].model_copy(update={"timeouts": 0}) if live.seats[seat].timeouts else None
+                await self.act(live, action, user_id, back)  # his own move: no missed turns in a row
                 return None
             return t(lang, "press.bad")
 
@@ -475,8 +473,9 @@ class GameService:
         self.show_hand(live, seat)
         return None
 
-    async def act(self, live: Live, action: Action, user_id: int | None) -> None:
-        """Apply, commit, then tell: the table, the hands that changed, and deal results."""
+    async def act(self, live: Live, action: Action, user_id: int | None, seat_row: SeatRow | None = None) -> None:
+        """Apply, commit (with ``seat_row``, the acting seat's new stand-in and missed turns, if they change),
+        then tell: the table, the hands that changed, and deal results."""
         state = live.state
         before_hands = [tuple(h) for h in state.hands]
         before_legal = {s for s in range(state.num_players) if state.legal_actions(s)}
@@ -485,13 +484,16 @@ class GameService:
         before_version = live.version
         state.apply(action)
         try:
-            await self.storage.games.record(live.game, state, user_id)
+            await self.storage.games.record(live.game, state, user_id, seat_row)
         except Exception:
             self.live.pop(live.game.game_id, None)  # the database is the truth: reload on the next press
             raise
         live.game = live.game.model_copy(
             update={"action_count": len(state.history), "deal_no": state.deal_no, "totals": list(state.totals)}
         )
+        if seat_row is not None:
+            live.seats[seat_row.seat] = seat_row
+            live.rename()
         live.selection.clear()
         if len(state.deals) > before_deals or state.is_over:
             await self.announce(live, deal_count_before=before_deals)
@@ -664,16 +666,10 @@ class GameService:
             action = self.checked(live, seat, action)
             timeouts = live.seats[seat].timeouts + 1
             name = live.seating.name(seat)
-            if timeouts >= 2:
-                await self.storage.games.set_stand_in(game_id, seat, level, timeouts)
-            else:
-                await self.storage.games.set_timeouts(game_id, seat, timeouts)
-            live.seats[seat] = live.seats[seat].model_copy(
+            missed = live.seats[seat].model_copy(
                 update={"timeouts": timeouts, "stand_in": level if timeouts >= 2 else None}
             )
-            if timeouts >= 2:
-                live.rename()
-            await self.act(live, action, None)
+            await self.act(live, action, None, missed)
             key = "timer.away" if timeouts >= 2 else "timer.expired"
             await self.publisher.send(live.game.chat_id, t(live.chat_lang, key, name=name, count=timeouts))
 

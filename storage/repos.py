@@ -231,9 +231,6 @@ class GameRepo:
             (level, timeouts, game_id, seat),
         )
 
-    async def set_timeouts(self, game_id: int, seat: int, timeouts: int) -> None:
-        await self.db.execute("UPDATE seats SET timeouts = ? WHERE game_id = ? AND seat = ?", (timeouts, game_id, seat))
-
     async def set_cancel_votes(self, game_id: int, votes: Sequence[int]) -> None:
         await self.db.execute(
             "UPDATE games SET cancel_votes = ? WHERE game_id = ?", (_json(list(dict.fromkeys(votes))), game_id)
@@ -309,13 +306,18 @@ class GameRepo:
 
     # --- the action log -------------------------------------------------------------------------------
 
-    async def record(self, game: GameRow, state: GameState, user_id: int | None = None) -> None:
+    async def record(
+        self, game: GameRow, state: GameState, user_id: int | None = None, seat: SeatRow | None = None
+    ) -> None:
         """Commit the actions of ``state`` beyond the stored count, with new deals and a finished series,
-        in one transaction.  Raises ``DuplicateActionError`` when another submission got there first."""
+        and ``seat``'s stand-in and missed turns when given (what the move did to its seat), in one
+        transaction.  Raises ``DuplicateActionError`` when another submission got there first."""
         new_actions = state.history[game.action_count :]
         if not new_actions:
             return
         async with self.db.transaction():
+            if seat is not None:
+                await self.set_stand_in(game.game_id, seat.seat, seat.stand_in, seat.timeouts)
             try:
                 await self.db.executemany(
                     "INSERT INTO actions (game_id, seq, action, user_id) VALUES (?, ?, ?, ?)",

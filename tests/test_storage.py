@@ -465,3 +465,31 @@ async def create_next(path: Path) -> int:
         return game.game_id
     finally:
         await store.close()
+
+
+async def test_stand_ins_missed_turns_votes_and_the_turn_clock(storage: Storage) -> None:
+    """Migration 0004: a computer standing in for a person, his missed turns, cancel votes in order, and when
+    the last action was stored (where a turn timer counts from after a restart)."""
+    game = await new_game(storage, variant="czech", players=3)
+    started = await storage.games.last_action_at(game.game_id)
+    assert started is not None and abs(started - time.time()) < 60
+    await storage.games.set_stand_in(game.game_id, 1, "strong", 2)
+    seat = (await storage.games.seats(game.game_id))[1]
+    assert (seat.stand_in, seat.timeouts, seat.player_level, seat.user_id) == ("strong", 2, "strong", 1000 + 1)
+    await storage.games.set_cancel_votes(game.game_id, [1002, 1000, 1002])
+    row = await storage.games.get(game.game_id)
+    assert row is not None and row.cancel_votes == [1002, 1000]
+
+    # A move and what it did to its seat are committed together, or not at all.
+    state = await storage.games.load_state(row)
+    state.apply(state.legal_actions(state.to_move or 0)[0])
+    back = seat.model_copy(update={"stand_in": None, "timeouts": 0})
+    stale = row.model_copy(update={"action_count": 0})
+    await storage.games.record(row, state, None, back)
+    assert (await storage.games.seats(game.game_id))[1].stand_in is None
+    again = back.model_copy(update={"stand_in": "basic", "timeouts": 2})
+    with pytest.raises(DuplicateActionError):
+        await storage.games.record(stale, state, None, again)
+    assert (await storage.games.seats(game.game_id))[1].stand_in is None  # rolled back with the move
+    stamp = await storage.games.last_action_at(game.game_id)
+    assert stamp is not None and stamp >= started
