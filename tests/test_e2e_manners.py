@@ -426,3 +426,28 @@ async def test_a_computer_choice_the_engine_refuses_does_not_stall_the_table(tmp
                 return {1, 2} <= {a.seat for a in state.history}
 
             await eventually(world, computers_moved, what="both computer seats to move")
+
+
+async def test_computer_players_go_on_after_a_restart(tmp_path: Path) -> None:
+    """A table of computers stopped mid-deal resumes on its own when the bot starts again."""
+    async with running_world(tmp_path, **(FAST | {"computer_pause_seconds": 0.2})) as world:
+        await configure(world, turn_timer=0, computer_level="random")
+        ann = world.person(1, "Ann")
+        await ann.say(GROUP, "/newgame czech")
+        lobby = world.group_messages()[-1]
+        await ann.join(lobby)
+        for _ in range(2):
+            await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
+        await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
+        game = await world.runner.storage.games.open_game(GROUP)
+        assert game is not None
+        await world.runner.storage.games.set_stand_in(game.game_id, 0, "random", 2)  # Ann is away too
+        await world.runner.stop()
+        await world.runner.start()
+
+        async def moved_on() -> bool:
+            row = await world.runner.storage.games.get(game.game_id)
+            return row is not None and row.action_count >= 6
+
+        await eventually(world, moved_on, what="the computers to play after the restart")
+        assert world.server.violations == []
