@@ -566,8 +566,8 @@ class GameService:
                     return
                 if live.version != version or live.level_of(seat) is None:
                     continue
-                if action is None:
-                    live.waited.add((seat, version))
+                if action is None:  # it waits: not asked again until the state moves on
+                    live.waited = {w for w in live.waited if w[1] == version} | {(seat, version)}
                     continue
                 await self.act(live, self.checked(live, seat, action), None)
 
