@@ -10,10 +10,11 @@ from pathlib import Path
 from unittest import mock
 
 from engine import Action, Card, Kind
-from storage import ChatSettings
+from storage import ChatSettings, GameRow
 from tests.e2e import (
     GROUP,
     PERIOD,
+    Person,
     World,
     button,
     eventually,
@@ -36,6 +37,20 @@ FAST = {
 async def configure(world: World, **values: object) -> None:
     await world.runner.storage.chats.ensure(GROUP, "Friends", "supergroup")
     await world.runner.storage.chats.save_settings(GROUP, ChatSettings(**values))  # type: ignore[arg-type]
+
+
+async def with_computers(world: World, command: str, computers: int) -> tuple[Person, GameRow]:
+    """Ann opens a game with ``command``, joins, seats ``computers`` computer players and starts it."""
+    ann = world.person(1, "Ann")
+    await ann.say(GROUP, command)
+    lobby = world.group_messages()[-1]
+    await ann.join(lobby)
+    for _ in range(computers):
+        await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
+    await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
+    game = await world.runner.storage.games.open_game(GROUP)
+    assert game is not None and game.status == "active"
+    return ann, game
 
 
 async def stand_ins(world: World, game_id: int) -> dict[int, str | None]:
@@ -365,15 +380,7 @@ async def test_stats_and_the_all_time_table_after_a_series(tmp_path: Path) -> No
     and the computer takes his seat); /stats in private and /score in the group show it."""
     async with running_world(tmp_path, **(FAST | {"timer_scale": 0.05})) as world:
         await configure(world, turn_timer=1, computer_level="random")
-        ann = world.person(1, "Ann")
-        await ann.say(GROUP, "/newgame")
-        lobby = world.group_messages()[-1]
-        await ann.join(lobby)
-        for _ in range(3):
-            await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
-        await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
-        game = await world.runner.storage.games.open_game(GROUP)
-        assert game is not None
+        ann, game = await with_computers(world, "/newgame", 3)
 
         async def done() -> bool:
             return await finished(world, game.game_id)
@@ -408,15 +415,7 @@ async def test_a_computer_choice_the_engine_refuses_does_not_stall_the_table(tmp
     with mock.patch("bot.service.decide", return_value=forged):
         async with running_world(tmp_path, **FAST) as world:
             await configure(world, turn_timer=0, computer_level="strong")
-            ann = world.person(1, "Ann")
-            await ann.say(GROUP, "/newgame czech")
-            lobby = world.group_messages()[-1]
-            await ann.join(lobby)
-            for _ in range(2):
-                await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
-            await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
-            game = await world.runner.storage.games.open_game(GROUP)
-            assert game is not None
+            ann, game = await with_computers(world, "/newgame czech", 2)
             rng = random.Random(5)
 
             async def computers_moved() -> bool:
@@ -432,15 +431,7 @@ async def test_computer_players_go_on_after_a_restart(tmp_path: Path) -> None:
     """A table of computers stopped mid-deal resumes on its own when the bot starts again."""
     async with running_world(tmp_path, **(FAST | {"computer_pause_seconds": 0.2})) as world:
         await configure(world, turn_timer=0, computer_level="random")
-        ann = world.person(1, "Ann")
-        await ann.say(GROUP, "/newgame czech")
-        lobby = world.group_messages()[-1]
-        await ann.join(lobby)
-        for _ in range(2):
-            await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
-        await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
-        game = await world.runner.storage.games.open_game(GROUP)
-        assert game is not None
+        _, game = await with_computers(world, "/newgame czech", 2)
         await world.runner.storage.games.set_stand_in(game.game_id, 0, "random", 2)  # Ann is away too
         await world.runner.stop()
         await world.runner.start()
