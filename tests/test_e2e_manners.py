@@ -116,8 +116,16 @@ async def test_turn_timer_reminds_plays_for_and_hands_the_seat_over_until_i_am_b
         away = next(p for p in people if p.user_id == seats[away_seat].user_id)
         private = world.server.chat_messages(away.user_id, include_deleted=True)
         assert any("⏳" in m.text and "1 s left" in m.text for m in private)  # the reminder, at half of 2 s
-        assert not any("⏳" in m.text for m in world.server.bot_messages(away.user_id))  # gone with its turn
-        hand = world.server.bot_messages(away.user_id)[-1]
+
+        async def reminder_gone() -> bool:  # deleted when its turn ended
+            return not any("⏳" in m.text for m in world.server.bot_messages(away.user_id))
+
+        await eventually(world, reminder_gone, what="the reminder to be deleted")
+        hand = next(
+            m
+            for m in world.server.bot_messages(away.user_id)
+            if any(b.get("callback_data", "").endswith(":back") for b in m.buttons())
+        )
         assert "computer player is playing for you" in hand.text
         answer = await away.press(hand, button(hand, ":back"))
         assert not answer.get("show_alert"), answer
