@@ -72,14 +72,12 @@ def play_pair(task: tuple[str, dict[str, Any], str, str, float | None, int | Non
         ]
         advance(state, players, random.Random(seed * 2 + a_seats), warmup + 1)
         result = state.deals[warmup]
-        a_seat = a_seats
-        value = type(state).deal_value(result, a_seat)
-        if variant_name == "czech":
+        if variant_name == "czech":  # each level's mean penalty, not one seat's
             a_pen = [result.score[s] for s in range(n) if s % 2 == a_seats]
             b_pen = [result.score[s] for s in range(n) if s % 2 != a_seats]
-            diff = statistics.mean(b_pen) - statistics.mean(a_pen)
-            value = diff
+            value = diff = statistics.mean(b_pen) - statistics.mean(a_pen)
         else:
+            value = type(state).deal_value(result, a_seats)
             diff = result.points[a_seats] - result.points[1 - a_seats]
         wins += 1.0 if value > 0 else 0.5 if value == 0 else 0.0
         margin += diff
