@@ -15,7 +15,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import GamePress, LobbyPress, SettingPress
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, t
-from engine import Action, Card, DealResult, Kind, Outcome, SeenPlay, View
+from engine import Action, Card, DealResult, Kind, Outcome, SeenPlay, View, find_variant
 from engine.classic import ESUIT, POWER, TRUMP_SUIT
 from engine.four_card import ORDER as FOUR_CARD_ORDER
 from engine.names import german_short
@@ -406,7 +406,7 @@ def render_lobby(
     lines += ["", t(lang, "lobby.how")]
     join_url = f"https://t.me/{bot_username}?start=j{game_id}"
     rows.insert(0, [InlineKeyboardButton(t(lang, "lobby.join"), url=join_url)])
-    capacity = 4 if team_game else 6
+    capacity = max(find_variant(variant).players)
     computers = (
         [InlineKeyboardButton(t(lang, "lobby.add_computer"), callback_data=LobbyPress(game_id, "bot").data())]
         if len(seats) < capacity

@@ -95,7 +95,7 @@ class Live:
     state: GameState
     seats: list[SeatRow]
     players: dict[int, PlayerRow]
-    seating: Seating
+    chat_title: str
     chat_lang: str
     settings: ChatSettings = field(default_factory=ChatSettings)
     selection: dict[int, frozenset[Card]] = field(default_factory=dict)
@@ -120,8 +120,10 @@ class Live:
         """The computer level playing this seat now, or None for a person at the table."""
         return self.seats[seat].player_level if seat < len(self.seats) else None
 
-    def rename(self) -> None:
-        self.seating = Seating(seat_names(self.seats, self.players, self.chat_lang), self.seating.chat_title)
+    @property
+    def seating(self) -> Seating:
+        """Who sits where now (a person's name is marked while a computer stands in for him)."""
+        return Seating(seat_names(self.seats, self.players, self.chat_lang), self.chat_title)
 
 
 def seat_names(seats: Sequence[SeatRow], players: dict[int, PlayerRow], lang: str) -> tuple[str, ...]:
@@ -263,8 +265,7 @@ class GameService:
             if any(s.user_id == person.user_id for s in seats):
                 return t(lang, "join.already", chat=title)
             taken = {s.seat for s in seats}
-            capacity = 4 if game.variant != "czech" else 6
-            free = [s for s in range(capacity) if s not in taken]
+            free = [s for s in range(max(find_variant(game.variant).players)) if s not in taken]
             if not free:
                 return t(lang, "lobby.full")
             try:
@@ -290,7 +291,7 @@ class GameService:
                 await self.storage.games.leave_seat(game_id, mine.seat)
                 alert: str | None = t(lang, "lobby.left")
             elif op == "bot":
-                if len(seats) >= (6 if game.variant == "czech" else 4):
+                if len(seats) >= max(find_variant(game.variant).players):
                     return t(lang, "lobby.full")
                 chat = await self.storage.chats.get(game.chat_id)
                 level = chat.settings.computer_level if chat else ChatSettings().computer_level
@@ -384,7 +385,7 @@ class GameService:
             state=state,
             seats=list(seats),
             players=players,
-            seating=Seating(seat_names(seats, players, lang), chat.title if chat else ""),
+            chat_title=chat.title if chat else "",
             chat_lang=lang,
             settings=chat.settings if chat else ChatSettings(),
         )
@@ -493,7 +494,6 @@ class GameService:
         )
         if seat_row is not None:
             live.seats[seat_row.seat] = seat_row
-            live.rename()
         live.selection.clear()
         if len(state.deals) > before_deals or state.is_over:
             await self.announce(live, deal_count_before=before_deals)
@@ -682,7 +682,6 @@ class GameService:
         name = live.seating.name(seat)
         await self.storage.games.set_stand_in(live.game.game_id, seat, level, live.seats[seat].timeouts)
         live.seats[seat] = live.seats[seat].model_copy(update={"stand_in": level})
-        live.rename()
         self.show_table(live)
         self.show_hand(live, seat)
         await self.publisher.send(live.game.chat_id, t(live.chat_lang, key, name=name))
@@ -701,7 +700,6 @@ class GameService:
                 return t(live.lang_of(seat), "press.not_away")
             await self.storage.games.set_stand_in(game_id, seat, None, 0)
             live.seats[seat] = live.seats[seat].model_copy(update={"stand_in": None, "timeouts": 0})
-            live.rename()
             self.show_table(live)
             await self.resend_hand(live, seat)
             await self.publisher.send(live.game.chat_id, t(live.chat_lang, "seat.back", name=live.seating.name(seat)))
@@ -720,7 +718,12 @@ class GameService:
         message_id = live.seats[seat].hand_message_id if seat < len(live.seats) else None
         if user is None or message_id is None:
             return
-        text, markup = render_hand(
+        self.publisher.edit(user, message_id, *self.hand(live, seat))
+
+    @staticmethod
+    def hand(live: Live, seat: int) -> Rendered:
+        """The seat's hand message as it stands: his view, his chosen cards, "I'm back" while away."""
+        return render_hand(
             live.state.view(seat),
             live.seating,
             live.lang_of(seat),
@@ -729,7 +732,6 @@ class GameService:
             selection=live.selection.get(seat, frozenset()),
             away=live.seats[seat].stand_in is not None,
         )
-        self.publisher.edit(user, message_id, text, markup)
 
     def schedule_ping(self, game_id: int, seat: int, version: int) -> None:
         """Notify a player whose turn came, unless he moves within ``turn_ping`` seconds (a player who is
@@ -737,13 +739,8 @@ class GameService:
         key = (game_id, seat)
         if (old := self._pings.pop(key, None)) is not None:
             old.cancel()
-
-        def fire() -> None:
-            task = asyncio.ensure_future(self.ping(game_id, seat, version))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-        self._pings[key] = asyncio.get_running_loop().call_later(self.turn_ping, fire)
+        loop = asyncio.get_running_loop()
+        self._pings[key] = loop.call_later(self.turn_ping, self._fire, self.ping, game_id, seat, version)
 
     async def ping(self, game_id: int, seat: int, version: int) -> None:
         self._pings.pop((game_id, seat), None)
@@ -777,15 +774,7 @@ class GameService:
         old = live.seats[seat].hand_message_id
         if old is not None:
             await self.publisher.delete(user, old)
-        text, markup = render_hand(
-            live.state.view(seat),
-            live.seating,
-            live.lang_of(seat),
-            game_id=live.game.game_id,
-            version=live.version,
-            away=live.seats[seat].stand_in is not None,
-        )
-        message_id = await self.publisher.send(user, text, markup, notify=notify)
+        message_id = await self.publisher.send(user, *self.hand(live, seat), notify=notify)
         await self.storage.games.set_hand_message(live.game.game_id, seat, message_id, live.state.deal_no)
         live.seats[seat] = live.seats[seat].model_copy(
             update={"hand_message_id": message_id, "hand_deal_no": live.state.deal_no}
@@ -901,24 +890,25 @@ class GameService:
             lang=lang,
         )
 
-    async def end_game(self, game: GameRow, notice: str) -> None:
+    async def end_game(self, game: GameRow, notice: str | None) -> None:
         """Cancel a lobby or a running game (under the game's lock): its results are kept, marked cancelled;
-        the table, hands and lobby lose their buttons."""
+        the table, hands and lobby lose their buttons.  ``notice`` None: the group can no longer be written
+        to (the bot was removed from it), so only the hands are closed, saying why."""
         await self.storage.games.cancel(game)
         self.stop_timer(game.game_id)
         live = self.live.pop(game.game_id, None)
-        if game.lobby_message_id is not None and game.status == "lobby":
+        if notice is not None and game.lobby_message_id is not None and game.status == "lobby":
             self.publisher.edit(game.chat_id, game.lobby_message_id, notice)
         if live is None:
             return
-        if live.game.table_message_id is not None:
+        if notice is not None and live.game.table_message_id is not None:
             self.publisher.edit(live.game.chat_id, live.game.table_message_id, self.table_text(live) + "\n\n" + notice)
         for seat in range(len(live.seats)):
             user, message_id = live.user_of(seat), live.seats[seat].hand_message_id
             if user is not None and message_id is not None:
-                self.publisher.edit(
-                    user, message_id, render_hand_closed(live.state.deal_no + 1, live.lang_of(seat), True)
-                )
+                lang = live.lang_of(seat)
+                closed = render_hand_closed(live.state.deal_no + 1, lang, True) if notice else t(lang, "bot.closed")
+                self.publisher.edit(user, message_id, closed)
 
     async def kick(self, chat_id: int, actor: Person, target: int | None, is_admin: bool) -> Rendered:
         """/kick: hand an absent person's seat to a computer player (the creator or an admin)."""
@@ -987,15 +977,7 @@ class GameService:
         if game is None:
             return
         async with self.locks[game.game_id]:
-            await self.storage.games.cancel(game)
-            self.stop_timer(game.game_id)
-            live = self.live.pop(game.game_id, None)
-            if live is None:
-                return
-            for seat in range(len(live.seats)):
-                user, message_id = live.user_of(seat), live.seats[seat].hand_message_id
-                if user is not None and message_id is not None:
-                    self.publisher.edit(user, message_id, t(live.lang_of(seat), "bot.closed"))
+            await self.end_game(game, None)
 
     async def settings_menu(self, chat_id: int) -> Rendered:
         chat = await self.storage.chats.ensure(chat_id)
