@@ -16,6 +16,7 @@ import contextlib
 import html
 import itertools
 import json
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -32,10 +33,16 @@ MAX_TEXT = 4096
 
 
 def find_spec() -> dict[str, Any]:
-    for candidate in (SPEC_PATH, Path.cwd().parent / "shared" / "telegram-bot-api" / "api.json"):
+    """The Bot API description: ``$BOT_API_SPEC``, else the project's shared folder beside the clone."""
+    candidates = [SPEC_PATH, Path.cwd().parent / "shared" / "telegram-bot-api" / "api.json"]
+    if os.environ.get("BOT_API_SPEC"):
+        candidates.insert(0, Path(os.environ["BOT_API_SPEC"]))
+    for candidate in candidates:
         if candidate.exists():
             return json.loads(candidate.read_text("utf-8"))  # type: ignore[no-any-return]
-    raise FileNotFoundError("shared/telegram-bot-api/api.json not found beside the repository")
+    raise FileNotFoundError(
+        "shared/telegram-bot-api/api.json not found beside the repository; set BOT_API_SPEC to its path"
+    )
 
 
 class ApiError(Exception):
