@@ -65,7 +65,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=300)
     args = parser.parse_args()
-    for variant, options in [("four_card", {}), ("classic", {}), ("czech", {"players": 4})]:
+    games: list[tuple[str, dict[str, object]]] = [("four_card", {}), ("classic", {}), ("czech", {"players": 4})]
+    for variant, options in games:
         for synchronous in ("FULL", "NORMAL"):
             print(json.dumps(asyncio.run(run(variant, options, args.deals, synchronous))))
 

@@ -260,4 +260,4 @@ def button(message: Message, ending: str) -> str:
     """The callback data of the message's button whose data ends with ``ending``."""
     found = [b["callback_data"] for b in message.buttons() if b.get("callback_data", "").endswith(ending)]
     assert found, f"no button ending in {ending!r} under {message.text[:80]!r}"
-    return found[0]
+    return str(found[0])

@@ -1,7 +1,7 @@
 """A fake Telegram Bot API server for end-to-end tests, on localhost (aiohttp).
 
 It implements the methods the bot uses with Telegram's JSON shapes and limits, and checks every request
-against the official description in ``shared/telegram-bot-api/api.json``: an unknown method, an unknown or
+against the official description pinned in ``tests/data/api.json``: an unknown method, an unknown or
 missing parameter, or a value of the wrong type fails the request with 400, as Telegram would refuse it —
 and is recorded in ``violations`` so a test can fail on it.
 
@@ -25,7 +25,7 @@ from typing import Any
 
 from aiohttp import web
 
-SPEC_PATH = Path(__file__).resolve().parents[2] / "shared" / "telegram-bot-api" / "api.json"
+SPEC_PATH = Path(__file__).resolve().parent / "data" / "api.json"
 BOT_ID = 7_000_000
 BOT_USERNAME = "kozel_test_bot"
 MAX_CALLBACK_BYTES = 64
@@ -33,16 +33,9 @@ MAX_TEXT = 4096
 
 
 def find_spec() -> dict[str, Any]:
-    """The Bot API description: ``$BOT_API_SPEC``, else the project's shared folder beside the clone."""
-    candidates = [SPEC_PATH, Path.cwd().parent / "shared" / "telegram-bot-api" / "api.json"]
-    if os.environ.get("BOT_API_SPEC"):
-        candidates.insert(0, Path(os.environ["BOT_API_SPEC"]))
-    for candidate in candidates:
-        if candidate.exists():
-            return json.loads(candidate.read_text("utf-8"))  # type: ignore[no-any-return]
-    raise FileNotFoundError(
-        "shared/telegram-bot-api/api.json not found beside the repository; set BOT_API_SPEC to its path"
-    )
+    """The Bot API description: ``$BOT_API_SPEC`` when set, else the copy pinned in ``tests/data``."""
+    path = Path(os.environ.get("BOT_API_SPEC") or SPEC_PATH)
+    return json.loads(path.read_text("utf-8"))  # type: ignore[no-any-return]
 
 
 class ApiError(Exception):
@@ -134,7 +127,7 @@ class SpecChecker:
         method = self.methods.get(name.lower())
         if method is None:
             raise ApiError(404, "Not Found: method not found")
-        return method
+        return dict(method)
 
     def decode(self, method: dict[str, Any], raw: dict[str, str]) -> dict[str, Any]:
         fields = {f["name"]: f for f in method.get("fields", [])}
@@ -245,7 +238,7 @@ class FakeTelegram:
         site = web.TCPSite(self.runner, "127.0.0.1", 0)
         await site.start()
         server = site._server
-        assert server is not None and server.sockets
+        assert isinstance(server, asyncio.Server) and server.sockets
         self.port = server.sockets[0].getsockname()[1]
 
     async def stop(self) -> None:

@@ -5,6 +5,8 @@ Layouts list the four hands, seat 0 first.  In the first deal the holder of the 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine import Action, Card, IllegalActionError, Kind, TrickRecord, find_variant, parse_cards
@@ -48,7 +50,7 @@ def deal(*layouts: str, dealer: int = 3, **options: object) -> ClassicState:
     return state
 
 
-def to_second_deal(**options: object) -> ClassicState:
+def to_second_deal(**options: Any) -> ClassicState:
     state = deal(FIRST, LATER, **options)
     play_deal(state)
     assert state.deal_no == 1

@@ -118,7 +118,7 @@ class TestRegistry:
     def test_options_are_immutable(self) -> None:
         opts = find_variant("classic").options({"deck": 32})
         with pytest.raises(ValueError):
-            opts.deck = 36  # type: ignore[misc]
+            opts.deck = 36  # type: ignore[attr-defined]
 
 
 class TestChance:

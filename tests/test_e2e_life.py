@@ -187,6 +187,7 @@ async def test_a_player_whose_turn_came_is_notified_unless_he_moves_first(tmp_pa
         assert message is not None and message.notify  # the first player's hand came with a notification
         await mover.press(message, actions[0])
         _, state = await replay(world, game.game_id)
+        assert state.to_move is not None
         following = next(p for p in people if p.user_id == state.to_move + 1)
         before = following.hand()
         assert before is not None and "👉" in before.text  # edited in place, silently, at once
@@ -199,6 +200,7 @@ async def test_a_player_whose_turn_came_is_notified_unless_he_moves_first(tmp_pa
         _, actions, _ = following.options()
         await following.press(after, actions[0])
         _, state = await replay(world, game.game_id)
+        assert state.to_move is not None
         third = next(p for p in people if p.user_id == state.to_move + 1)
         hand = third.hand()
         assert hand is not None

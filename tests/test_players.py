@@ -74,13 +74,14 @@ def hidden_twin(state: GameState, seat: int, rng: random.Random) -> GameState | 
     twin = state.fork()
     others = [s for s in range(state.num_players) if s != seat and twin.hands[s]]
     shown = {getattr(state, "trump_card", None)}
-    if getattr(twin, "stock", None) and others:
+    stock: list[Card] | None = getattr(twin, "stock", None)
+    if stock and others:
         holder = rng.choice(others)
         i = rng.randrange(len(twin.hands[holder]))
-        j = rng.randrange(len(twin.stock))
-        if twin.hands[holder][i] in shown or twin.stock[j] in shown:
+        j = rng.randrange(len(stock))
+        if twin.hands[holder][i] in shown or stock[j] in shown:
             return None
-        twin.hands[holder][i], twin.stock[j] = twin.stock[j], twin.hands[holder][i]
+        twin.hands[holder][i], stock[j] = stock[j], twin.hands[holder][i]
         twin.hands[holder].sort()
     elif len(others) >= 2:
         a, b = rng.sample(others, 2)

@@ -187,8 +187,8 @@ async def test_chat_round_trip_settings_and_migration(storage: Storage) -> None:
     assert chat.settings == ChatSettings()
     settings = ChatSettings(language="ru", default_variant="classic", options={"classic": {"deck": 32}}, turn_timer=0)
     await storage.chats.save_settings(-1, settings)
-    chat = await storage.chats.get(-1)
-    assert chat is not None and chat.settings == settings
+    saved = await storage.chats.get(-1)
+    assert saved is not None and saved.settings == settings
     assert (await storage.chats.ensure(-1, "Friends!", "group")).title == "Friends!"
     game = await new_game(storage, chat_id=-1)
     await storage.chats.migrate(-1, -1001)
