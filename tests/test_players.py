@@ -12,7 +12,7 @@ import pytest
 
 from engine import Action, Card, GameState, Kind, find_variant
 from engine.classic import ESUIT, TRUMP_SUIT
-from engine.players import BasicPlayer, RandomPlayer, StrongPlayer, find_player
+from engine.players import BasicPlayer, RandomPlayer, StrongPlayer, find_player, playout
 from engine.players.basic import Table, classic_choice, czech_choice, four_card_choice
 from engine.players.worlds import Knowledge
 from tests.helpers import GAME_CONFIGS, act, deck_of, table_cards
@@ -181,6 +181,25 @@ def test_c12_basic_catches_the_queen() -> None:
     act(state, "0 play AD", "1 play QC")
     choice = classic_choice(table(state, 2))
     assert choice == Action.parse("2 play 6C")
+
+
+QUEEN_HUNT = "AD 6D 7D 8S 9S KS TS AS 6H | QC 7H 8H 9H KH TH AH 6S 7S | 6C 7C 8C 9C KC TC AC JD JH | JS JC QD QH QS 8D 9D KD TD"
+
+
+@pytest.mark.parametrize("totals", [(0, 0), (10, 0)])
+def test_c12_strong_weighs_a_catch_that_ends_the_deal_or_the_series(totals: tuple[int, int]) -> None:
+    """C12: a candidate that catches the queen ends the deal at once (and, from 10 series points, the series):
+    the search must score that deal, not the next one, and not read past the list of deals."""
+    state = find_variant("classic").new_game(1, {"redeal": False}, stacked=[QUEEN_HUNT], dealer=3)
+    state.totals = list(totals)  # type: ignore[attr-defined]
+    act(state, "0 play AD", "1 play QC")
+    strong = StrongPlayer(budget=None, max_worlds=4)
+    assert strong.choose(state.view(2), random.Random(1)) in state.legal_actions(2)  # it used to raise IndexError
+    world = Knowledge(state.view(2)).world(random.Random(2))
+    deal = len(world.deals)
+    world.apply(Action.parse("2 play 6C"))
+    assert playout(world, 2, deal) == 60  # no card points, 4 series points to none: 15 × 4
+    assert len(world.deals) == deal + 1  # the next deal was not played
 
 
 def test_k4_basic_throws_the_kozel_when_void() -> None:

@@ -73,18 +73,18 @@ class BasicPlayer:
         return CHOICES[view.variant](Table.of_view(view), False)
 
 
-def playout(state: GameState, seat: int) -> float:
-    """Play the deal to its end with the heuristics for every seat; its value for ``seat``."""
+def playout(state: GameState, seat: int, deal: int) -> float:
+    """Play deal number ``deal`` (an index into ``state.deals``) to its end with the heuristics for every
+    seat; its value for ``seat``.  The deal may already be over: a candidate move can end it (C12)."""
     choose = CHOICES[state.VARIANT]
-    deals = len(state.deals)
-    while len(state.deals) == deals and state.outcome is None:
+    while len(state.deals) == deal and state.outcome is None:
         mover = state.to_move
         assert mover is not None
         action = choose(Table.of_state(state, mover), True)
         if action is None:
             action = next(a for a in state.legal_actions(mover) if a.kind not in _EXTRAS)
         state.apply(action)
-    return state.deal_value(state.deals[deals], seat)
+    return state.deal_value(state.deals[deal], seat)
 
 
 @dataclass(frozen=True)
@@ -118,11 +118,12 @@ class StrongPlayer:
         worlds = 0
         while True:
             world = knowledge.world(rng)
+            deal = len(world.deals)  # counted before a candidate that ends the deal is applied
             for i, option in enumerate(options):
                 state = world.fork() if i < len(options) - 1 else world
                 if option is not None:
                     state.apply(option)
-                sums[i] += playout(state, view.seat)
+                sums[i] += playout(state, view.seat, deal)
             worlds += 1
             if self.max_worlds is not None and worlds >= self.max_worlds:
                 break
