@@ -191,7 +191,7 @@ def test_c12_strong_weighs_a_catch_that_ends_the_deal_or_the_series(totals: tupl
     """C12: a candidate that catches the queen ends the deal at once (and, from 10 series points, the series):
     the search must score that deal, not the next one, and not read past the list of deals."""
     state = find_variant("classic").new_game(1, {"redeal": False}, stacked=[QUEEN_HUNT], dealer=3)
-    state.totals = list(totals)  # type: ignore[attr-defined]
+    state.totals = list(totals)
     act(state, "0 play AD", "1 play QC")
     strong = StrongPlayer(budget=None, max_worlds=4)
     assert strong.choose(state.view(2), random.Random(1)) in state.legal_actions(2)  # it used to raise IndexError
