@@ -20,7 +20,7 @@ test: $(STAMP)  ## set up and run the whole test suite
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict engine storage bot
+	$(BIN)/mypy --strict engine storage bot tests bench
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.speed
