@@ -4,12 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench simulate clean
+.PHONY: run test lint bench simulate clean lock
 
-$(STAMP): pyproject.toml
+# The exact versions, with their hashes, come from requirements-dev.txt (made by `make lock`).
+$(STAMP): pyproject.toml requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --require-hashes -r requirements-dev.txt
+	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 run: $(STAMP)  ## set up and run the bot (reads BOT_TOKEN from the environment or .env)
@@ -27,3 +29,10 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+lock: $(STAMP)  ## pin the exact versions of pyproject.toml's dependencies, with hashes, for every platform
+	$(BIN)/pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes --quiet \
+		-o requirements.txt
+	$(BIN)/uv pip compile pyproject.toml --extra dev --universal --python-version 3.11 --generate-hashes \
+		--quiet -o requirements-dev.txt
