@@ -41,15 +41,21 @@ CLASSIC_OPTIONS: list[dict[str, Any]] = [
 ]
 CZECH_PLAYERS = [3, 4, 5, 6]
 
-# Deals compared per game and option set: (plain run, thorough run).
-FOUR_CARD_DEALS = (300, 6000)
-CLASSIC_DEALS = (60, 1500)
-CZECH_DEALS = (75, 1500)
+# Deals compared per game and option set: the plain run, and the thorough run in chunks of deals that
+# spread over the test workers.
+FOUR_CARD_DEALS = (300, [1500] * 4)
+CLASSIC_DEALS = (60, [1500])
+CZECH_DEALS = (75, [1500])
+MOLODKA_SEEDS = (12, 300)  # stacked molodka contests per table
 
 
-def runs(deals: tuple[int, int]) -> list[Any]:
-    quick, thorough = deals
-    return [pytest.param(quick, id=f"{quick}"), pytest.param(thorough, id=f"{thorough}", marks=pytest.mark.reference)]
+def runs(deals: tuple[int, list[int]]) -> list[Any]:
+    """(deals, seed offset) for the plain run, then each chunk of the thorough run."""
+    quick, chunks = deals
+    thorough = [
+        pytest.param(n, 1000 * (i + 1), id=f"{n}-chunk{i}", marks=pytest.mark.reference) for i, n in enumerate(chunks)
+    ]
+    return [pytest.param(quick, 0, id=f"{quick}"), *thorough]
 
 
 def four_card_policy() -> Policy:
@@ -79,28 +85,28 @@ def random_layout(deck: list[str], per_hand: int, players: int, rng: random.Rand
 # --- random play -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("deals", runs(FOUR_CARD_DEALS))
-def test_F1_F16_four_card_engine_matches_reference(deals: int) -> None:
-    tally = compare_many("four_card", {}, 1, deals, policy_for=four_card_policy)
+@pytest.mark.parametrize(("deals", "chunk"), runs(FOUR_CARD_DEALS))
+def test_F1_F16_four_card_engine_matches_reference(deals: int, chunk: int) -> None:
+    tally = compare_many("four_card", {}, 1 + chunk, deals, policy_for=four_card_policy)
     assert tally.deals >= deals
     assert tally.probes > 0
     assert tally.seen["molodka_before_lead"] and tally.seen["molodka_after_lead"], tally.seen
 
 
-@pytest.mark.parametrize("deals", runs(CLASSIC_DEALS))
+@pytest.mark.parametrize(("deals", "chunk"), runs(CLASSIC_DEALS))
 @pytest.mark.parametrize("options", CLASSIC_OPTIONS, ids=lambda o: f"{o['deck']}-{o['redeal']}-{o['all_tricks']}")
-def test_C1_C14_classic_engine_matches_reference(options: dict[str, Any], deals: int) -> None:
-    seed = CLASSIC_OPTIONS.index(options) + 100
+def test_C1_C14_classic_engine_matches_reference(options: dict[str, Any], deals: int, chunk: int) -> None:
+    seed = CLASSIC_OPTIONS.index(options) + 100 + chunk
     tally = compare_many("classic", options, seed, deals, policy_for=classic_policy)
     assert tally.deals >= deals
     if deals >= 1000:
         assert tally.seen["exchange"] and tally.seen["redeal" if options["redeal"] else "eggs"], tally.seen
 
 
-@pytest.mark.parametrize("deals", runs(CZECH_DEALS))
+@pytest.mark.parametrize(("deals", "chunk"), runs(CZECH_DEALS))
 @pytest.mark.parametrize("players", CZECH_PLAYERS)
-def test_K1_K9_czech_engine_matches_reference(players: int, deals: int) -> None:
-    tally = compare_many("czech", {"players": players}, 200 + players, deals)
+def test_K1_K9_czech_engine_matches_reference(players: int, deals: int, chunk: int) -> None:
+    tally = compare_many("czech", {"players": players}, 200 + players + chunk, deals)
     assert tally.deals >= deals
     assert tally.seen["double"], tally.seen
 
@@ -116,11 +122,14 @@ MOLODKA_TABLES = [
 ]
 
 
+@pytest.mark.parametrize(
+    "seeds", [MOLODKA_SEEDS[0], pytest.param(MOLODKA_SEEDS[1], marks=pytest.mark.reference)], ids=str
+)
 @pytest.mark.parametrize("table", range(len(MOLODKA_TABLES)))
-def test_F10_molodka_contests_match_reference(table: int) -> None:
+def test_F10_molodka_contests_match_reference(table: int, seeds: int) -> None:
     dealer, hands = MOLODKA_TABLES[table]
     tally = Tally()
-    for seed in range(12):
+    for seed in range(seeds):
         rng = random.Random(f"molodka/{table}/{seed}")
         stacked = layout(hands, ref_four_card.DECK, rng, cut=rng.randrange(4, 16))
         tally.add(
