@@ -279,6 +279,17 @@ def test_K8_K9_everyone_over_100_matches_reference() -> None:
     assert tally.seen["everyone_over_100"], tally.seen
 
 
+@pytest.mark.parametrize("players", [6, pytest.param(4, marks=pytest.mark.reference)])
+def test_K9_a_winner_on_zero_gets_3_more_matches_reference(players: int) -> None:
+    def goal(state: GameState) -> float:
+        if state.totals[0] > 0:
+            return -1e6  # seat 0 must stay at zero
+        return float(max(state.totals)) + (1e6 if state.outcome is not None else 0.0)
+
+    tally = compare_game("czech", {"players": players}, 7, policy=Steer(goal, tries=300, deals=99, enough=1e6))
+    assert tally.seen["winner_on_zero"], tally.seen
+
+
 def test_reference_models_import_no_engine_rule_code() -> None:
     """The models stand alone: only the driver touches the engine, and only its public data API."""
     for module in (ref_four_card, ref_classic, ref_czech):
