@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench simulate clean lock
+.PHONY: run test test-reference lint bench simulate clean lock
 
 # The exact versions, with their hashes, come from requirements-dev.txt (made by `make lock`).
 $(STAMP): pyproject.toml requirements-dev.txt
@@ -19,6 +19,9 @@ run: $(STAMP)  ## set up and run the bot (reads BOT_TOKEN from the environment o
 
 test: $(STAMP)  ## set up and run the whole test suite
 	$(BIN)/python -m pytest -q -n auto
+
+test-reference: $(STAMP)  ## the thorough comparison with the reference models (tests/test_reference.py)
+	$(BIN)/python -m pytest -q -n auto -m reference
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
