@@ -22,7 +22,7 @@ test: $(STAMP)  ## set up and run the whole test suite
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict engine storage bot tests bench
+	$(BIN)/mypy --strict engine storage bot tests bench playground
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.speed

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from telegram import Update
 
+from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import GROUP, Person, World, finished, open_game, play_moves, play_until, replay, running_world
-from tests.fake_telegram import FakeTelegram
 
 ROOT = Path(__file__).resolve().parent.parent
 
