@@ -61,6 +61,7 @@ class Message:
     deleted: bool = False
     notify: bool = False
     from_user: int | None = None  # the person who wrote it (None: the bot)
+    reply_to: int | None = None  # the message it answers, in the same chat
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.markup:
@@ -349,7 +350,8 @@ class BotApiServer:
             user.started = True
             user.blocked = False
         message_id = self._message_id(chat_id)
-        self._store(Message(chat_id, message_id, text, None, False, time.time(), from_user=user_id))
+        replied = reply_to.message_id if reply_to is not None else None
+        self._store(Message(chat_id, message_id, text, None, False, time.time(), from_user=user_id, reply_to=replied))
         payload: dict[str, Any] = {
             "message_id": message_id,
             "date": int(time.time()),

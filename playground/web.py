@@ -74,10 +74,20 @@ def message_json(server: BotApiServer, message: Message) -> dict[str, Any]:
         "date": message.date,
         "edited": message.edits > 0,
         "deleted": message.deleted,
+        "reply_to": quoted(server, message),
         "buttons": [
             [{"text": b["text"], **{k: b[k] for k in ("callback_data", "url") if k in b}} for b in row] for row in rows
         ],
     }
+
+
+def quoted(server: BotApiServer, message: Message) -> dict[str, Any] | None:
+    """What a reply shows of the message it answers: its author and the start of its text."""
+    original = server.messages.get((message.chat_id, message.reply_to)) if message.reply_to else None
+    if original is None:
+        return None
+    author = server.users[original.from_user].first_name if original.from_user in server.users else server.username
+    return {"id": original.message_id, "author": author, "text": original.text[:200], "from_bot": original.from_bot}
 
 
 class Playground:
@@ -158,11 +168,12 @@ class Playground:
 
     # --- acting as a person -----------------------------------------------------------------------------
 
-    async def send(self, user_id: int, chat_id: int, text: str) -> None:
+    async def send(self, user_id: int, chat_id: int, text: str, reply_to: int | None = None) -> None:
         text = text.strip()
         if not text:
             return
-        await self.server.send_text(user_id, chat_id, text[:4096])
+        original = self.server.messages.get((chat_id, reply_to)) if reply_to else None
+        await self.server.send_text(user_id, chat_id, text[:4096], reply_to=original)
 
     async def press(self, user_id: int, chat_id: int, message_id: int, data: str) -> dict[str, Any]:
         message = self.server.messages.get((chat_id, message_id))
@@ -285,7 +296,8 @@ class Playground:
         chat_id = int(body.get("chat", 0))
         if not self.sees(user_id, chat_id):
             raise web.HTTPForbidden(text="not your chat")
-        await self.send(user_id, chat_id, str(body.get("text", "")))
+        reply_to = body.get("reply_to")
+        await self.send(user_id, chat_id, str(body.get("text", "")), int(reply_to) if reply_to else None)
         return web.json_response({})
 
     async def h_press(self, request: web.Request) -> web.Response:

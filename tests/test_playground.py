@@ -212,6 +212,15 @@ async def test_two_tabs_two_people_a_deep_link_a_toast_and_the_command_menu(up: 
             await bob.locator("#pane-private .row.mine", has_text="/start j").wait_for()
             await bob.locator("#pane-private .row.bot", has_text="You joined").wait_for()
             await ann.locator("#pane-group .row.bot", has_text="1. Bob").wait_for()  # the lobby, edited in place
+            asked = bob.locator("#pane-group .row.other", has_text="/newgame czech")
+            await asked.hover()
+            await asked.locator(".reply-btn").click()  # Telegram's Reply, as /kick by reply needs
+            await bob.fill("#pane-group .composer input", "count me in")
+            await bob.press("#pane-group .composer input", "Enter")
+            answer = ann.locator("#pane-group .row.other", has_text="count me in")
+            assert "Ann" in await answer.locator(".quote").inner_text(timeout=10_000)
+            assert "/newgame czech" in await answer.locator(".quote").inner_text()
+            assert await bob.locator("#pane-group .replying").is_hidden()
             assert await ann.locator("#pane-group .row.bot", has_text="gathering").count() == 1
             await ann.locator("#pane-group .key[data-callback$=':bot']").click()
             await ann.locator(".toast", has_text="computer").wait_for()  # the callback answer

@@ -3,7 +3,8 @@
 
 const ALLOWED = new Set(["B", "STRONG", "I", "EM", "U", "INS", "S", "STRIKE", "DEL", "CODE", "PRE", "A",
   "TG-SPOILER", "SPAN", "BLOCKQUOTE"]);
-const state = { me: null, bot: "", group: 0, private: 0, commands: { group: [], private: [] }, source: null };
+const state = { me: null, bot: "", group: 0, private: 0, commands: { group: [], private: [] }, source: null,
+  replyTo: { group: null, private: null } };
 const $ = (selector, root = document) => root.querySelector(selector);
 
 function el(tag, className, text) {
@@ -47,6 +48,29 @@ function suited(text) {
   return out;
 }
 
+function plain(message) {
+  if (!message.from_bot) return message.text;
+  return new DOMParser().parseFromString(`<body>${message.text}</body>`, "text/html").body.textContent;
+}
+
+function kindOf(chat) { return chat === state.group ? "group" : "private"; }
+
+// Telegram's "Reply": the next message written in that chat answers this one (e.g. /kick as a reply).
+function replyTo(message) {
+  const kind = kindOf(message.chat);
+  state.replyTo[kind] = message;
+  const bar = $(`#pane-${kind} .replying`);
+  $(".reply-author", bar).textContent = message.author || (message.from_bot ? `@${state.bot}` : state.me.name);
+  $(".reply-text", bar).textContent = plain(message).slice(0, 120);
+  bar.hidden = false;
+  $(`#pane-${kind} .composer input`).focus();
+}
+
+function cancelReply(kind) {
+  state.replyTo[kind] = null;
+  $(`#pane-${kind} .replying`).hidden = true;
+}
+
 function pane(chat) { return chat === state.group ? $("#pane-group") : $("#pane-private"); }
 
 function clock(seconds) {
@@ -60,12 +84,23 @@ function render(message) {
   row.dataset.key = `${message.chat}:${message.id}`;
   const bubble = el("div", "bubble");
   if (!message.from_bot && !mine && message.chat === state.group) bubble.appendChild(el("div", "author", message.author || "?"));
+  if (message.reply_to) {
+    const quote = el("div", "quote");
+    quote.appendChild(el("b", "", message.reply_to.author));
+    quote.appendChild(el("span", "", plain(message.reply_to)));
+    bubble.appendChild(quote);
+  }
   const body = el("div", "text");
   if (message.from_bot) body.appendChild(sanitized(message.text));
   else body.textContent = message.text;
   bubble.appendChild(body);
   const meta = el("div", "meta", (message.edited ? "edited " : "") + clock(message.date));
   bubble.appendChild(meta);
+  const answer = el("button", "reply-btn", "↩");
+  answer.type = "button";
+  answer.title = "Reply";
+  answer.addEventListener("click", () => replyTo(message));
+  bubble.appendChild(answer);
   row.appendChild(bubble);
   if (message.buttons.length) {
     const keyboard = el("div", "keyboard");
@@ -132,7 +167,12 @@ async function press(message, data, key) {
   finally { key.classList.remove("busy"); }
 }
 
-function send(chat, text) { return post("/api/send", { user: state.me.id, chat, text }); }
+function send(chat, text) {
+  const kind = kindOf(chat);
+  const reply = state.replyTo[kind];
+  cancelReply(kind);
+  return post("/api/send", { user: state.me.id, chat, text, reply_to: reply ? reply.id : null });
+}
 
 // t.me deep links to this bot open the private chat and send /start <payload>, as Telegram does.
 function openUrl(url) {
@@ -229,6 +269,7 @@ function setUp() {
     const input = $("input", form);
     const menu = $(".command-menu", form);
     $(".menu", form).addEventListener("click", () => { menu.hidden = !menu.hidden; });
+    $(".reply-cancel", section).addEventListener("click", () => cancelReply(section.dataset.kind));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const chat = section.dataset.kind === "group" ? state.group : state.private;
