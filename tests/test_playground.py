@@ -237,3 +237,35 @@ async def test_two_tabs_two_people_a_deep_link_a_toast_and_the_command_menu(up: 
         finally:
             await context.close()
     assert up.server.violations == []
+
+
+async def test_the_page_shows_the_bots_html_edits_in_place_and_deletions_live(up: Running, tmp_path: Path) -> None:
+    executable = chromium()
+    bot = up.application.bot
+    async with async_playwright() as driver:
+        context = await driver.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=executable, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            page = context.pages[0] if context.pages else await context.new_page()
+            await page.goto(up.url)
+            await page.fill("#name", "Ann")
+            await page.click("#enter")
+            await page.wait_for_selector("body[data-ready]")
+            sent = await bot.send_message(
+                GROUP_ID, "<b>bold</b> &amp; <i>it</i> <a href='javascript:alert(1)'>x</a>", parse_mode="HTML"
+            )
+            row = page.locator(f"#pane-group .row[data-key='{GROUP_ID}:{sent.message_id}']")
+            assert await row.locator(".text b").inner_text() == "bold"
+            assert await row.locator(".text i").inner_text() == "it"
+            assert "& it" in await row.locator(".text").inner_text()
+            assert await row.locator("a").get_attribute("href") is None  # only http(s) links survive
+            await bot.edit_message_text("<u>changed</u>", GROUP_ID, sent.message_id, parse_mode="HTML")
+            await row.locator(".text u", has_text="changed").wait_for()
+            assert "edited" in await row.locator(".meta").inner_text()
+            assert await page.locator("#pane-group .row.bot").count() == 1  # in place, not a second message
+            await bot.delete_message(GROUP_ID, sent.message_id)
+            await row.wait_for(state="detached")
+        finally:
+            await context.close()
+    assert up.server.violations == []
