@@ -25,7 +25,7 @@ test-reference: $(STAMP)  ## the thorough comparison with the reference models (
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict engine storage bot tests bench
+	$(BIN)/mypy --strict engine storage bot tests bench playground
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.speed

@@ -26,8 +26,8 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import BotRunner, Person, play_turn
-from tests.fake_telegram import FakeTelegram
 
 VARIANTS = ["/newgame 4", "/newgame classic", "/newgame czech"]
 

@@ -1,4 +1,4 @@
-"""``python -m bot``: run the bot with long polling until SIGINT or SIGTERM."""
+"""``python -m bot``: run the bot with long polling until SIGINT or SIGTERM (no token: the playground)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from bot.app import build_application
 from bot.config import Settings
+from playground.runner import run as run_playground
 
 
 def main() -> int:
@@ -19,12 +20,7 @@ def main() -> int:
         print(f"bad configuration: {exc}", file=sys.stderr)
         return 2
     if settings.bot_token is None or not settings.bot_token.get_secret_value().strip():
-        print(
-            "BOT_TOKEN is not set: create a bot with @BotFather in Telegram, then put its token in .env "
-            "(see .env.example) or in the environment.",
-            file=sys.stderr,
-        )
-        return 2
+        return run_playground(settings)  # no token: the bot on the embedded Bot API server, with a web page
     os.environ.setdefault("PTB_TIMEDELTA", "1")  # flood waits as timedelta, the library's future default
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)

@@ -20,8 +20,9 @@ from bot.config import Settings
 from bot.publisher import Publisher
 from bot.service import GameService
 from engine import GameState
+from playground.botapi import BOT_USERNAME, Message
+from playground.botapi import BotApiServer as FakeTelegram
 from storage import GameRow, Storage
-from tests.fake_telegram import BOT_USERNAME, FakeTelegram, Message
 
 GAME_DATA = re.compile(r"g(\d+):(\d+):(.+)")
 GROUP = -1001

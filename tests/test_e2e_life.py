@@ -14,8 +14,8 @@ from pathlib import Path
 
 from telegram import Update
 
+from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import GROUP, Person, World, finished, open_game, play_moves, play_until, replay, running_world
-from tests.fake_telegram import FakeTelegram
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -123,22 +123,6 @@ async def play_until_in_game(world: World, people: list[Person], game_id: int, d
                 break
         else:
             raise AssertionError("nobody can move in this game")
-
-
-def test_python_m_bot_without_a_token_says_how_to_get_one(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
-    result = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        check=False,
-        cwd=tmp_path,
-        env={**env, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 2
-    assert "BOT_TOKEN is not set" in result.stderr and ".env.example" in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
 
 
 async def test_python_m_bot_polls_and_stops_on_sigterm(tmp_path: Path) -> None:

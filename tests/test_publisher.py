@@ -10,7 +10,7 @@ import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.publisher import MAX_TEXT, Publisher
-from tests.fake_telegram import FakeTelegram
+from playground.botapi import BotApiServer as FakeTelegram
 
 GROUP = -500
 

@@ -1,12 +1,14 @@
-"""A fake Telegram Bot API server for end-to-end tests, on localhost (aiohttp).
+"""An embedded Telegram Bot API server on localhost (aiohttp): the playground's and the tests' Telegram.
 
 It implements the methods the bot uses with Telegram's JSON shapes and limits, and checks every request
-against the official description pinned in ``tests/data/api.json``: an unknown method, an unknown or
+against the official description pinned in ``playground/api.json``: an unknown method, an unknown or
 missing parameter, or a value of the wrong type fails the request with 400, as Telegram would refuse it —
 and is recorded in ``violations`` so a test can fail on it.
 
-Tests drive simulated people through it: ``send_text`` and ``press`` put updates in the queue that the bot
-reads with long polling; every chat's messages (and their edits) are kept for assertions.
+People act through it: ``send_text`` and ``press`` put updates in the queue that the bot reads with long
+polling; every chat's messages (and their edits) are kept, for the playground's page and for assertions.
+Listeners (``listeners``) hear of every new, edited or deleted message and every callback answer; the
+state round-trips through ``snapshot``/``load`` so the playground's chats survive a restart.
 """
 
 from __future__ import annotations
@@ -19,13 +21,14 @@ import json
 import os
 import re
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
-SPEC_PATH = Path(__file__).resolve().parent / "data" / "api.json"
+SPEC_PATH = Path(__file__).resolve().parent / "api.json"
 BOT_ID = 7_000_000
 BOT_USERNAME = "kozel_test_bot"
 MAX_CALLBACK_BYTES = 64
@@ -33,7 +36,7 @@ MAX_TEXT = 4096
 
 
 def find_spec() -> dict[str, Any]:
-    """The Bot API description: ``$BOT_API_SPEC`` when set, else the copy pinned in ``tests/data``."""
+    """The Bot API description: ``$BOT_API_SPEC`` when set, else the copy pinned in this package."""
     path = Path(os.environ.get("BOT_API_SPEC") or SPEC_PATH)
     return json.loads(path.read_text("utf-8"))  # type: ignore[no-any-return]
 
@@ -58,6 +61,7 @@ class Message:
     deleted: bool = False
     notify: bool = False
     from_user: int | None = None  # the person who wrote it (None: the bot)
+    reply_to: int | None = None  # the message it answers, in the same chat
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.markup:
@@ -202,10 +206,13 @@ def visible_length(text: str, parse_mode: str | None) -> int:
     return len(text)
 
 
-class FakeTelegram:
-    """The server and the simulated world it holds: users, chats, messages, updates."""
+Listener = Callable[[str, Any], None]  # ("new" | "edit" | "delete", Message) or ("answer", (query id, params))
 
-    def __init__(self) -> None:
+
+class BotApiServer:
+    """The server and the world it holds: users, chats, messages, updates."""
+
+    def __init__(self, token: str = "123456:TEST-token", username: str = BOT_USERNAME) -> None:
         self.checker = SpecChecker(find_spec())
         self.users: dict[int, User] = {}
         self.chats: dict[int, Chat] = {}
@@ -219,23 +226,29 @@ class FakeTelegram:
         self.flood: dict[str, int] = {}  # method -> how many next calls get 429
         self._next_message: dict[int, itertools.count[int]] = {}
         self._updates: list[dict[str, Any]] = []
-        self._update_ids = itertools.count(1)
-        self._callback_ids = itertools.count(1)
         self._confirmed = 0
         self._new_update = asyncio.Condition()
         self.in_flight = 0
         self.runner: web.AppRunner | None = None
+        self.host = "127.0.0.1"
         self.port = 0
-        self.token = "123456:TEST-token"
+        self.token = token
+        self.username = username
+        self.commands: dict[str, list[dict[str, str]]] = {}  # "<scope type>:<language>" -> the menu
+        self.listeners: list[Listener] = []
+        self.pressed_by: dict[str, int] = {}  # callback query id -> the user who pressed
+        self._last_update_id = 0
+        self._last_callback_id = 0
 
     # --- lifecycle --------------------------------------------------------------------------------------
 
-    async def start(self) -> None:
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self.handle)
         self.runner = web.AppRunner(app, access_log=None)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        self.host = host
+        site = web.TCPSite(self.runner, host, port)
         await site.start()
         server = site._server
         assert isinstance(server, asyncio.Server) and server.sockets
@@ -249,7 +262,7 @@ class FakeTelegram:
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/bot"
+        return f"http://{self.host}:{self.port}/bot"
 
     # --- the world --------------------------------------------------------------------------------------
 
@@ -265,6 +278,51 @@ class FakeTelegram:
     def _store(self, message: Message) -> None:
         self.messages[(message.chat_id, message.message_id)] = message
         self._by_chat.setdefault(message.chat_id, []).append(message)
+        self._tell("new", message)
+
+    def _tell(self, kind: str, subject: Any) -> None:
+        for listener in self.listeners:
+            listener(kind, subject)
+
+    # --- persistence (the playground keeps its chats across restarts) ------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The world as JSON-ready data: users, chats, messages, the command menus and the update queue."""
+        return {
+            "users": [asdict(u) for u in self.users.values()],
+            "chats": [{**asdict(c), "admins": sorted(c.admins)} for c in self.chats.values()],
+            "messages": [asdict(m) for m in self.messages.values()],
+            "commands": self.commands,
+            "updates": self._updates,
+            "confirmed": self._confirmed,
+            "last_update_id": self._last_update_id,
+            "last_callback_id": self._last_callback_id,
+            "next_message": {str(chat): self._peek_message_id(chat) for chat in self._next_message},
+        }
+
+    def load(self, data: dict[str, Any]) -> None:
+        """Restore a ``snapshot`` (before the bot starts polling)."""
+        for user in data.get("users", []):
+            self.users[user["user_id"]] = User(**user)
+        for chat in data.get("chats", []):
+            self.chats[chat["chat_id"]] = Chat(**{**chat, "admins": set(chat["admins"])})
+        for raw in sorted(data.get("messages", []), key=lambda m: (m["chat_id"], m["message_id"])):
+            message = Message(**raw)
+            self.messages[(message.chat_id, message.message_id)] = message
+            self._by_chat.setdefault(message.chat_id, []).append(message)
+        self.commands = dict(data.get("commands", {}))
+        self._updates = list(data.get("updates", []))
+        self._confirmed = int(data.get("confirmed", 0))
+        self._last_update_id = int(data.get("last_update_id", 0))
+        self._last_callback_id = int(data.get("last_callback_id", 0))
+        for chat, next_id in data.get("next_message", {}).items():
+            self._next_message[int(chat)] = itertools.count(int(next_id))
+
+    def _peek_message_id(self, chat_id: int) -> int:
+        counter = self._next_message[chat_id]
+        value = next(counter)
+        self._next_message[chat_id] = itertools.count(value)
+        return value
 
     def chat_messages(self, chat_id: int, include_deleted: bool = False) -> list[Message]:
         """The chat's messages in order (message ids grow)."""
@@ -277,7 +335,8 @@ class FakeTelegram:
         return next(self._next_message.setdefault(chat_id, itertools.count(1)))
 
     async def _push(self, update: dict[str, Any]) -> int:
-        update_id = next(self._update_ids)
+        self._last_update_id += 1
+        update_id = self._last_update_id
         update["update_id"] = update_id
         async with self._new_update:
             self._updates.append(update)
@@ -291,7 +350,8 @@ class FakeTelegram:
             user.started = True
             user.blocked = False
         message_id = self._message_id(chat_id)
-        self._store(Message(chat_id, message_id, text, None, False, time.time(), from_user=user_id))
+        replied = reply_to.message_id if reply_to is not None else None
+        self._store(Message(chat_id, message_id, text, None, False, time.time(), from_user=user_id, reply_to=replied))
         payload: dict[str, Any] = {
             "message_id": message_id,
             "date": int(time.time()),
@@ -357,7 +417,9 @@ class FakeTelegram:
 
     async def press(self, user_id: int, message: Message, data: str) -> str:
         """A person taps an inline button; returns the callback query id (its answer lands in ``answers``)."""
-        query_id = str(next(self._callback_ids))
+        self._last_callback_id += 1
+        query_id = str(self._last_callback_id)
+        self.pressed_by[query_id] = user_id
         chat = self.chats[message.chat_id]
         await self._push(
             {
@@ -403,9 +465,8 @@ class FakeTelegram:
                 raise TimeoutError("the bot did not settle")
             await asyncio.sleep(0.005)
 
-    @staticmethod
-    def bot_user() -> dict[str, Any]:
-        return {"id": BOT_ID, "is_bot": True, "first_name": "Kozel", "username": BOT_USERNAME}
+    def bot_user(self) -> dict[str, Any]:
+        return {"id": BOT_ID, "is_bot": True, "first_name": "Kozel", "username": self.username}
 
     # --- HTTP -------------------------------------------------------------------------------------------
 
@@ -467,6 +528,9 @@ class FakeTelegram:
         for command in params["commands"]:
             if not re.fullmatch(r"[a-z0-9_]{1,32}", command["command"]) or not 1 <= len(command["description"]) <= 256:
                 raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
+        scope = (params.get("scope") or {}).get("type", "default")
+        self.commands[f"{scope}:{params.get('language_code', '')}"] = list(params["commands"])
+        self._tell("commands", None)
         return True
 
     async def m_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -565,6 +629,7 @@ class FakeTelegram:
         message.text = params["text"]
         message.markup = markup
         message.edits += 1
+        self._tell("edit", message)
         self.shown.append(
             Shown(message.chat_id, message.message_id, message.text, markup, time.time(), "editMessageText")
         )
@@ -576,6 +641,7 @@ class FakeTelegram:
         if message is None or message.deleted:
             raise ApiError(400, "Bad Request: message to delete not found")
         message.deleted = True
+        self._tell("delete", message)
         return True
 
     async def m_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
@@ -586,6 +652,7 @@ class FakeTelegram:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         self.answers[query_id] = params
         self._answered.setdefault(query_id, asyncio.Event()).set()
+        self._tell("answer", (query_id, params))
         return True
 
     async def m_getChatMember(self, params: dict[str, Any]) -> dict[str, Any]:

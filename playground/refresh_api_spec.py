@@ -1,6 +1,6 @@
-"""Replace the pinned Bot API description (``tests/data/api.json``) with a newer file.
+"""Replace the pinned Bot API description (``playground/api.json``) with a newer file.
 
-    python -m tests.data.refresh_api_spec /path/to/new/api.json
+    python -m playground.refresh_api_spec /path/to/new/api.json
 """
 
 from __future__ import annotations

@@ -1,0 +1,99 @@
+"""Run the playground: the embedded Bot API server, the real bot polling it, and the web page."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+
+from pydantic import SecretStr
+from telegram.ext import Application
+
+from bot.app import build_application
+from bot.config import Settings
+from playground.botapi import BotApiServer
+from playground.web import Playground, StateFile, serve
+
+TOKEN = "1000000:playground"  # the embedded server's token: the bot needs one, Telegram never sees it
+USERNAME = "kozel_playground_bot"
+STATE_FILE = "playground.json"  # beside DATABASE_PATH
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
+
+
+@dataclass
+class Running:
+    server: BotApiServer
+    playground: Playground
+    application: Application  # type: ignore[type-arg]
+    url: str
+
+
+@asynccontextmanager
+async def running(settings: Settings, port: int | None = None) -> AsyncIterator[Running]:
+    """The playground up (the bot polling the embedded server, the page listening) until the block ends."""
+    server = BotApiServer(token=TOKEN, username=USERNAME)
+    state = StateFile(settings.database_path.parent / STATE_FILE, server)
+    state.load()
+    playground = Playground(server, state)
+    await server.start("127.0.0.1", 0)
+    host = settings.playground_host
+    page, page_port = await serve(playground, host, settings.playground_port if port is None else port)
+    bot_settings = settings.model_copy(update={"bot_token": SecretStr(TOKEN), "telegram_base_url": server.base_url})
+    application = build_application(bot_settings)
+    await application.initialize()
+    started = False
+    try:
+        if application.post_init:
+            await application.post_init(application)
+        assert application.updater is not None
+        await application.updater.start_polling(
+            timeout=settings.poll_timeout_seconds, allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False
+        )
+        await application.start()
+        started = True
+        shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        yield Running(server, playground, application, f"http://{shown}:{page_port}/")
+    finally:
+        if started:
+            assert application.updater is not None
+            await application.updater.stop()
+            await application.stop()
+        await application.shutdown()
+        if application.post_shutdown:
+            await application.post_shutdown(application)
+        await page.cleanup()
+        await server.stop()
+        state.save()
+
+
+async def serve_forever(settings: Settings) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    async with running(settings) as up:
+        print(
+            f"Kozel playground: open {up.url} in a browser (no BOT_TOKEN set, so the bot talks to a Bot API "
+            "server inside this process). Ctrl-C stops it.",
+            flush=True,
+        )
+        await stop.wait()
+
+
+def run(settings: Settings) -> int:
+    """``python -m bot`` without a token, and ``python -m playground``."""
+    os.environ.setdefault("PTB_TIMEDELTA", "1")
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    try:
+        asyncio.run(serve_forever(settings))
+    except OSError as exc:
+        print(f"the playground could not start: {exc}", flush=True)
+        return 1
+    return 0

@@ -1,0 +1,271 @@
+"""The playground: ``python -m bot`` without a token, its chats kept across restarts, and a whole deal played
+by clicking in a real browser (headless Chromium driven by Playwright)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+from playwright.async_api import async_playwright
+
+from bot.config import Settings
+from playground.runner import Running, running
+from playground.web import GROUP_ID
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+GAME_KEY = re.compile(r"g\d+:\d+:.+")
+# The newest message of the private chat with game buttons: its key, its text, its buttons.
+LATEST_HAND = """() => {
+  const rows = [...document.querySelectorAll('#pane-private .row.bot')].filter(r => r.querySelector('.key[data-callback]'));
+  const row = rows[rows.length - 1];
+  if (!row) return null;
+  return {key: row.dataset.key, text: row.querySelector('.text').innerText,
+          keys: [...row.querySelectorAll('.key[data-callback]')].map(k => ({data: k.dataset.callback, text: k.innerText}))};
+}"""
+SCREENSHOT = os.environ.get("KOZEL_SCREENSHOT")  # a path: the browser test saves the page mid-trick there
+
+
+def chromium() -> str:
+    """The system's Chromium; without it the browser test skips, except in CI where it fails."""
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        reason = "no chromium: install Debian's package (sudo apt-get install -y chromium) to run the browser test"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return found
+
+
+def quick_settings(tmp_path: Path, **values: Any) -> Settings:
+    return Settings(
+        **{
+            "database_path": tmp_path / "data" / "kozel.db",
+            "rate_overall_per_second": 0,
+            "rate_group_per_minute": 0,
+            "group_period_seconds": 3.0,
+            "poll_timeout_seconds": 1,
+            "computer_workers": 0,
+            "computer_pause_seconds": 0.05,
+            "computer_budget_seconds": 0.02,
+            **values,
+        }
+    )
+
+
+@pytest.fixture
+async def up(tmp_path: Path) -> AsyncIterator[Running]:
+    async with running(quick_settings(tmp_path), port=0) as made:
+        yield made
+
+
+async def api(session: aiohttp.ClientSession, url: str, path: str, **body: Any) -> Any:
+    async with session.post(url + path.lstrip("/"), json=body) as response:
+        assert response.status == 200, await response.text()
+        return await response.json()
+
+
+async def test_python_m_bot_without_a_token_opens_the_playground_and_keeps_its_chats(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
+    env.update(
+        PYTHONPATH=str(ROOT), PLAYGROUND_PORT="0", POLL_TIMEOUT_SECONDS="1", COMPUTER_WORKERS="0",
+        COMPUTER_PAUSE_SECONDS="0.05", COMPUTER_BUDGET_SECONDS="0.02", RATE_GROUP_PER_MINUTE="0",
+    )  # fmt: skip
+
+    async def start() -> tuple[asyncio.subprocess.Process, str]:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
+        assert process.stdout is not None
+        line = (await asyncio.wait_for(process.stdout.readline(), 60)).decode()
+        found = re.search(r"open (http://127\.0\.0\.1:\d+/)", line)
+        assert found, line
+        return process, found[1]
+
+    async def stop(process: asyncio.subprocess.Process) -> None:
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(process.wait(), 30) == 0
+
+    process, url = await start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(url) as page:
+                assert page.status == 200 and "Kozel playground" in await page.text()
+            me = (await api(session, url, "/api/login", name="Ann", language="en"))["user"]
+            await api(session, url, "/api/quickstart", user=me)
+        await stop(process)
+        saved = json.loads((tmp_path / "data" / "playground.json").read_text("utf-8"))
+        assert [u["first_name"] for u in saved["users"]] == ["Ann"]
+        hands = [m for m in saved["messages"] if m["chat_id"] == me and m["from_bot"] and m["markup"]]
+        assert hands, "Ann's hand never came"
+        process, url = await start()
+        async with aiohttp.ClientSession() as session, session.get(url + f"api/events?user={me}") as events:
+            snapshot = json.loads((await events.content.readline()).decode().removeprefix("data: "))
+        assert snapshot["kind"] == "snapshot" and snapshot["me"]["name"] == "Ann"
+        texts = [m["text"] for m in snapshot["messages"]]
+        assert "/newgame four_card" in texts and any(m["id"] == hands[0]["message_id"] for m in snapshot["messages"])
+        assert (tmp_path / "data" / "kozel.db").exists()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def test_a_person_plays_a_four_card_deal_against_computers_in_a_browser(up: Running, tmp_path: Path) -> None:
+    executable = chromium()
+
+    started = time.monotonic()
+    async with async_playwright() as driver:
+        context = await driver.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=executable, args=CHROMIUM_ARGS, headless=True,
+            viewport={"width": 1280, "height": 820},
+        )  # fmt: skip
+        try:
+            page = context.pages[0] if context.pages else await context.new_page()
+            await page.goto(up.url)
+            await page.fill("#name", "Ann")
+            await page.click("#quick")  # the second click: the first visit plays in two
+            group, private = page.locator("#pane-group"), page.locator("#pane-private")
+            await private.locator(".key[data-callback]").first.wait_for(timeout=20_000)
+            assert "/newgame four_card" in await group.locator(".row.mine").first.inner_text()  # typed for her
+            shot = False
+            moves = 0
+            while not await group.locator(".row.bot", has_text="Deal 1 of").count():
+                assert time.monotonic() - started < 90, "the deal did not end"
+                hand = await page.evaluate(LATEST_HAND)
+                if hand is None or "👉" not in hand["text"]:
+                    await asyncio.sleep(0.05)
+                    continue
+                on_table = hand["text"].partition("On the table:")[2].partition("Score:")[0].count("🤖")
+                if SCREENSHOT and not shot and "Your turn" in hand["text"] and (on_table >= 2 or moves > 8):
+                    await page.screenshot(path=SCREENSHOT)
+                    shot = True
+                actions = [k["data"] for k in hand["keys"] if GAME_KEY.fullmatch(k["data"]) and ":a" in k["data"]]
+                toggles = [
+                    k["data"] for k in hand["keys"]
+                    if ":t" in k["data"] and not k["text"].startswith(("·", "✅"))
+                ]  # fmt: skip
+                choice = (actions or toggles or [None])[0]
+                if choice is None:
+                    await asyncio.sleep(0.05)
+                    continue
+                try:
+                    await private.locator(f".row[data-key='{hand['key']}'] .key[data-callback='{choice}']").click(
+                        timeout=2_000
+                    )
+                except PlaywrightTimeout:  # the hand changed under the pointer: look again
+                    continue
+                await page.wait_for_function("!document.querySelector('.key.busy')")
+                moves += 1
+                assert moves < 200
+            started_text = await group.locator(".row.bot", has_text="has started").first.inner_text()
+            assert "Ann" in started_text and started_text.count("🤖") == 3
+            result = await group.locator(".row.bot", has_text="Deal 1 of").last.inner_text()
+            assert "Card points" in result and "Score:" in result
+            assert await group.locator(".row.bot", has_text="Deal 1 is over.").count() == 1  # the old table, edited
+            await group.locator(".row.bot", has_text="deal 2").wait_for()  # the next deal's table
+            await private.locator(".row.bot", has_text="deal 2").locator(".key").first.wait_for()  # and hand
+            assert await group.locator(".bubble .text b").count()  # HTML formatting rendered, not shown raw
+            assert "<b>" not in await group.inner_text()
+            assert moves >= 4  # she played her cards (a press each, or toggles and a lead)
+        finally:
+            await context.close()
+    assert up.server.violations == []
+    assert any(m.from_user for m in up.server.chat_messages(GROUP_ID))
+
+
+async def test_two_tabs_two_people_a_deep_link_a_toast_and_the_command_menu(up: Running, tmp_path: Path) -> None:
+    executable = chromium()
+    async with async_playwright() as driver:
+        context = await driver.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=executable, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            ann = context.pages[0] if context.pages else await context.new_page()
+            bob = await context.new_page()  # another tab: another person
+            for page, name in ((ann, "Ann"), (bob, "Bob")):
+                await page.goto(up.url)
+                await page.fill("#name", name)
+                await page.click("#enter")
+                await page.wait_for_selector("body[data-ready]")
+            await ann.fill("#pane-group input", "/newgame czech")
+            await ann.press("#pane-group input", "Enter")
+            join = bob.locator("#pane-group .key.link")  # Bob sees Ann's lobby live, with its t.me link
+            await join.wait_for()
+            await join.click()  # opens his private chat with /start <payload>, as Telegram does
+            await bob.locator("#pane-private .row.mine", has_text="/start j").wait_for()
+            await bob.locator("#pane-private .row.bot", has_text="You joined").wait_for()
+            await ann.locator("#pane-group .row.bot", has_text="1. Bob").wait_for()  # the lobby, edited in place
+            asked = bob.locator("#pane-group .row.other", has_text="/newgame czech")
+            await asked.hover()
+            await asked.locator(".reply-btn").click()  # Telegram's Reply, as /kick by reply needs
+            await bob.fill("#pane-group .composer input", "count me in")
+            await bob.press("#pane-group .composer input", "Enter")
+            answer = ann.locator("#pane-group .row.other", has_text="count me in")
+            assert "Ann" in await answer.locator(".quote").inner_text(timeout=10_000)
+            assert "/newgame czech" in await answer.locator(".quote").inner_text()
+            assert await bob.locator("#pane-group .replying").is_hidden()
+            assert await ann.locator("#pane-group .row.bot", has_text="gathering").count() == 1
+            await ann.locator("#pane-group .key[data-callback$=':bot']").click()
+            await ann.locator(".toast", has_text="computer").wait_for()  # the callback answer
+            await ann.locator("#pane-group .row.bot", has_text="🤖").wait_for()
+            assert not await bob.locator(".toast").count()  # only the one who pressed sees the answer
+            await ann.click("#pane-group .menu")
+            menu = ann.locator("#pane-group .command-menu")
+            await menu.locator(".command", has_text="/score").wait_for()
+            await ann.locator("#pane-private .menu").click()
+            assert await ann.locator("#pane-private .command", has_text="/stats").count() == 1
+            await ann.locator("#pane-private .command", has_text="/stats").click()  # a menu item is sent
+            await ann.locator("#pane-private .row.mine", has_text="/stats").wait_for()
+            assert not await ann.locator("#pane-private .row.bot", has_text="<b>").count()
+        finally:
+            await context.close()
+    assert up.server.violations == []
+
+
+async def test_the_page_shows_the_bots_html_edits_in_place_and_deletions_live(up: Running, tmp_path: Path) -> None:
+    executable = chromium()
+    bot = up.application.bot
+    async with async_playwright() as driver:
+        context = await driver.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=executable, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            page = context.pages[0] if context.pages else await context.new_page()
+            await page.goto(up.url)
+            await page.fill("#name", "Ann")
+            await page.click("#enter")
+            await page.wait_for_selector("body[data-ready]")
+            sent = await bot.send_message(
+                GROUP_ID, "<b>bold</b> &amp; <i>it</i> <a href='javascript:alert(1)'>x</a>", parse_mode="HTML"
+            )
+            row = page.locator(f"#pane-group .row[data-key='{GROUP_ID}:{sent.message_id}']")
+            assert await row.locator(".text b").inner_text() == "bold"
+            assert await row.locator(".text i").inner_text() == "it"
+            assert "& it" in await row.locator(".text").inner_text()
+            assert await row.locator("a").get_attribute("href") is None  # only http(s) links survive
+            await bot.edit_message_text("<u>changed</u>", GROUP_ID, sent.message_id, parse_mode="HTML")
+            await row.locator(".text u", has_text="changed").wait_for()
+            assert "edited" in await row.locator(".meta").inner_text()
+            assert await page.locator("#pane-group .row.bot").count() == 1  # in place, not a second message
+            await bot.delete_message(GROUP_ID, sent.message_id)
+            await row.wait_for(state="detached")
+        finally:
+            await context.close()
+    assert up.server.violations == []
