@@ -310,35 +310,36 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     person = person_of(query.from_user)
     chat_id = query.message.chat.id if query.message else 0
-    if isinstance(press, callbacks.SettingPress):
-        alert = await setting_press(update, context, press)
-    elif isinstance(press, callbacks.LobbyPress) and press.op == "back":
-        alert = await service.come_back(press.game_id, query.from_user.id)
-    elif isinstance(press, callbacks.LobbyPress) and press.op == "vote":
-        alert, new = await service.cancel_vote_press(press.game_id, person)
-        if new is not None and isinstance(query.message, Message):
-            text, markup = new
-            service.publisher.edit(query.message.chat.id, query.message.message_id, text, markup)
-    elif isinstance(press, callbacks.LobbyPress) and press.op.startswith("kick"):
-        admin = await is_admin(context, chat_id, query.from_user.id)
-        alert = await service.kick_press(press.game_id, int(press.op.removeprefix("kick")), person, admin)
-    elif isinstance(press, callbacks.LobbyPress):
-        admin = False
-        if press.op in ("start", "cancel"):
-            game = await service.storage.games.get(press.game_id)
-            if game is not None and game.creator_id != query.from_user.id:
-                admin = await is_admin(context, chat_id, query.from_user.id)
-        await service.person(person)
-        alert = await service.lobby_press(press.game_id, press.op, person, admin)
-        if press.op in ("leave", "bot", "unbot") or press.op.startswith("seat"):
-            schedule_lobby_expiry(context, press.game_id, service.lobby_ttl)
-    else:
-        alert = await service.press(press, query.from_user.id)
+    match press:
+        case callbacks.Setting():
+            alert = await setting_press(update, context, press)
+        case callbacks.Back(game_id):
+            alert = await service.come_back(game_id, query.from_user.id)
+        case callbacks.Vote(game_id):
+            alert, new = await service.cancel_vote_press(game_id, person)
+            if new is not None and isinstance(query.message, Message):
+                text, markup = new
+                service.publisher.edit(query.message.chat.id, query.message.message_id, text, markup)
+        case callbacks.Kick(game_id, seat):
+            admin = await is_admin(context, chat_id, query.from_user.id)
+            alert = await service.kick_press(game_id, seat, person, admin)
+        case callbacks.Lobby() | callbacks.Sit():
+            admin = False
+            if isinstance(press, callbacks.Lobby) and press.op in (callbacks.LobbyOp.START, callbacks.LobbyOp.CANCEL):
+                game = await service.storage.games.get(press.game_id)
+                if game is not None and game.creator_id != query.from_user.id:
+                    admin = await is_admin(context, chat_id, query.from_user.id)
+            await service.person(person)
+            alert = await service.lobby_press(press, person, admin)
+            if isinstance(press, callbacks.Sit) or press.op not in (callbacks.LobbyOp.START, callbacks.LobbyOp.CANCEL):
+                schedule_lobby_expiry(context, press.game_id, service.lobby_ttl)
+        case _:
+            alert = await service.press(press, query.from_user.id)
     await query.answer(alert or None, show_alert=bool(alert))
 
 
 async def setting_press(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, press: callbacks.SettingPress
+    update: Update, context: ContextTypes.DEFAULT_TYPE, press: callbacks.Setting
 ) -> str | None:
     """A choice in the /settings menu: only an admin or the open game's creator may change it."""
     query = update.callback_query

@@ -13,7 +13,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import GamePress, LobbyPress, SettingPress
+from bot.callbacks import Back, Clear, Kick, Lobby, LobbyOp, Play, Setting, Sit, Toggle, Unplayable, Vote
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, t
 from engine import Action, Card, DealResult, Kind, Outcome, SeenPlay, View, find_variant
 from engine.classic import ESUIT, POWER, TRUMP_SUIT
@@ -221,7 +221,7 @@ def render_hand(
     if away:
         trump = int(view.trump) if view.trump is not None else None
         lines += ["", cards_label(sort_hand(view.hand, view.variant, trump), view.variant), t(lang, "hand.away")]
-        button = InlineKeyboardButton(t(lang, "hand.back_button"), callback_data=LobbyPress(game_id, "back").data())
+        button = InlineKeyboardButton(t(lang, "hand.back_button"), callback_data=Back(game_id).data())
         return "\n".join(lines), InlineKeyboardMarkup([[button]])
     lines += ["", hand_status(view, seating, lang)]
     return "\n".join(lines), hand_keyboard(view, lang, game_id, version, selection)
@@ -233,9 +233,10 @@ def hand_keyboard(
     """Card buttons (legal ones active) and the special moves; None for an empty hand (Telegram refuses an
     empty keyboard)."""
 
-    def press(payload: str) -> str:
-        return GamePress(game_id, version, payload).data()
+    def play(action: Action) -> str:
+        return Play(game_id, version, action).data()
 
+    unplayable = Unplayable(game_id, version).data()
     trump = int(view.trump) if view.trump is not None else None
     cards = sort_hand(view.hand, view.variant, trump)
     rows: list[list[InlineKeyboardButton]] = []
@@ -244,12 +245,13 @@ def hand_keyboard(
         playable = {c for a in view.legal for c in a.cards}
         for card in cards:
             label = card_label(card, view.variant)
+            toggle = Toggle(game_id, version, card).data()
             if card in selection:
-                card_buttons.append(InlineKeyboardButton("✅" + label, callback_data=press(f"t{card.code:02x}")))
+                card_buttons.append(InlineKeyboardButton("✅" + label, callback_data=toggle))
             elif card in playable:
-                card_buttons.append(InlineKeyboardButton(label, callback_data=press(f"t{card.code:02x}")))
+                card_buttons.append(InlineKeyboardButton(label, callback_data=toggle))
             else:
-                card_buttons.append(InlineKeyboardButton(f"·{label}·", callback_data=press("n")))
+                card_buttons.append(InlineKeyboardButton(f"·{label}·", callback_data=unplayable))
     else:
         by_card: dict[Card, Action] = {
             a.cards[0]: a for a in view.legal if a.kind in (Kind.PLAY, Kind.GIVE_BACK) and len(a.cards) == 1
@@ -258,9 +260,9 @@ def hand_keyboard(
             label = card_label(card, view.variant)
             action = by_card.get(card)
             if action is not None:
-                card_buttons.append(InlineKeyboardButton(label, callback_data=press("a" + action.encode())))
+                card_buttons.append(InlineKeyboardButton(label, callback_data=play(action)))
             else:
-                card_buttons.append(InlineKeyboardButton(f"·{label}·", callback_data=press("n")))
+                card_buttons.append(InlineKeyboardButton(f"·{label}·", callback_data=unplayable))
     rows += [card_buttons[i : i + CARDS_PER_ROW] for i in range(0, len(card_buttons), CARDS_PER_ROW)]
 
     specials: list[InlineKeyboardButton] = []
@@ -271,19 +273,19 @@ def hand_keyboard(
             action = Action(view.seat, kind, chosen)
             if action in view.legal:
                 specials.append(
-                    InlineKeyboardButton(t(lang, key, count=len(chosen)), callback_data=press("a" + action.encode()))
+                    InlineKeyboardButton(t(lang, key, count=len(chosen)), callback_data=play(action))
                 )
-        specials.append(InlineKeyboardButton(t(lang, "button.clear"), callback_data=press("c")))
+        specials.append(InlineKeyboardButton(t(lang, "button.clear"), callback_data=Clear(game_id, version).data()))
     for action in view.legal:
         if action.kind is Kind.MOLODKA:
-            specials.append(InlineKeyboardButton(t(lang, "button.molodka"), callback_data=press("a" + action.encode())))
+            specials.append(InlineKeyboardButton(t(lang, "button.molodka"), callback_data=play(action)))
         elif action.kind is Kind.REDEAL:
-            specials.append(InlineKeyboardButton(t(lang, "button.redeal"), callback_data=press("a" + action.encode())))
+            specials.append(InlineKeyboardButton(t(lang, "button.redeal"), callback_data=play(action)))
         elif action.kind is Kind.EXCHANGE:
             label = t(lang, "button.exchange", card=card_label(action.cards[0], view.variant))
-            specials.append(InlineKeyboardButton(label, callback_data=press("a" + action.encode())))
+            specials.append(InlineKeyboardButton(label, callback_data=play(action)))
         elif action.kind is Kind.DOUBLE:
-            specials.append(InlineKeyboardButton(t(lang, "button.double"), callback_data=press("a" + action.encode())))
+            specials.append(InlineKeyboardButton(t(lang, "button.double"), callback_data=play(action)))
     rows += [specials[i : i + 2] for i in range(0, len(specials), 2)]
     return InlineKeyboardMarkup(rows) if rows else None
 
@@ -393,7 +395,7 @@ def render_lobby(
             name = escape(holder.name) if holder and holder.name else t(lang, "lobby.empty_seat")
             lines.append(f"  {seat + 1}. {name}")
         sit = [
-            InlineKeyboardButton(t(lang, "lobby.sit", seat=s + 1), callback_data=LobbyPress(game_id, f"seat{s}").data())
+            InlineKeyboardButton(t(lang, "lobby.sit", seat=s + 1), callback_data=Sit(game_id, s).data())
             for s in range(4)
             if s not in by_seat
         ]
@@ -408,21 +410,23 @@ def render_lobby(
     rows.insert(0, [InlineKeyboardButton(t(lang, "lobby.join"), url=join_url)])
     capacity = max(find_variant(variant).players)
     computers = (
-        [InlineKeyboardButton(t(lang, "lobby.add_computer"), callback_data=LobbyPress(game_id, "bot").data())]
+        [InlineKeyboardButton(t(lang, "lobby.add_computer"), callback_data=Lobby(game_id, LobbyOp.ADD_COMPUTER).data())]
         if len(seats) < capacity
         else []
     )
     if any(s.computer for s in seats):
         computers.append(
-            InlineKeyboardButton(t(lang, "lobby.remove_computer"), callback_data=LobbyPress(game_id, "unbot").data())
+            InlineKeyboardButton(
+                t(lang, "lobby.remove_computer"), callback_data=Lobby(game_id, LobbyOp.REMOVE_COMPUTER).data()
+            )
         )
     if computers:
         rows.append(computers)
     rows.append(
         [
-            InlineKeyboardButton(t(lang, "lobby.leave"), callback_data=LobbyPress(game_id, "leave").data()),
-            InlineKeyboardButton(t(lang, "lobby.start"), callback_data=LobbyPress(game_id, "start").data()),
-            InlineKeyboardButton(t(lang, "lobby.cancel"), callback_data=LobbyPress(game_id, "cancel").data()),
+            InlineKeyboardButton(t(lang, "lobby.leave"), callback_data=Lobby(game_id, LobbyOp.LEAVE).data()),
+            InlineKeyboardButton(t(lang, "lobby.start"), callback_data=Lobby(game_id, LobbyOp.START).data()),
+            InlineKeyboardButton(t(lang, "lobby.cancel"), callback_data=Lobby(game_id, LobbyOp.CANCEL).data()),
         ]
     )
     return "\n".join(lines), InlineKeyboardMarkup(rows)
@@ -451,7 +455,7 @@ def deal_line(result: DealResult, variant: str, seating: Seating, lang: str) -> 
 def render_cancel_vote(game_id: int, *, proposer: str, votes: int, needed: int, total: int, lang: str) -> Rendered:
     """The vote to cancel a game: who proposed it, how many must agree, and the button to agree."""
     label = t(lang, "cancel.vote_button", votes=votes, needed=needed)
-    button = InlineKeyboardButton(label, callback_data=LobbyPress(game_id, "vote").data())
+    button = InlineKeyboardButton(label, callback_data=Vote(game_id).data())
     return t(lang, "cancel.vote", name=escape(proposer), needed=needed, total=total), InlineKeyboardMarkup([[button]])
 
 
@@ -460,7 +464,7 @@ def render_kick_choices(game_id: int, seating: Seating, seats: Sequence[int], la
     buttons = [
         [
             InlineKeyboardButton(
-                t(lang, "kick.button", name=seating.names[s]), callback_data=LobbyPress(game_id, f"kick{s}").data()
+                t(lang, "kick.button", name=seating.names[s]), callback_data=Kick(game_id, s).data()
             )
         ]
         for s in seats
@@ -495,7 +499,7 @@ def render_settings(settings: ChatSettings, chat_title: str, lang: str) -> Rende
     ]
 
     def button(label: str, key: str, value: object) -> InlineKeyboardButton:
-        return InlineKeyboardButton(label, callback_data=SettingPress(key, str(value).lower()).data())
+        return InlineKeyboardButton(label, callback_data=Setting(key, str(value).lower()).data())
 
     next_game = _next(VARIANT_NAMES, settings.default_variant)
     rows = [

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from bot.callbacks import GamePress
+from bot.callbacks import Clear, HandPress, Lobby, LobbyOp, Sit, Toggle, Unplayable
 from bot.config import Settings
 from bot.i18n import pick_language, t
 from bot.publisher import Publisher
@@ -163,6 +163,7 @@ class GameService:
         self._reminders: dict[int, tuple[int, int]] = {}  # game -> the private reminder of the current turn
         self._drivers: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.fallbacks = 0  # computer choices that failed or were refused, so the basic player chose instead
         publisher.on_forbidden = self._blocked
 
     # --- chats and people -------------------------------------------------------------------------------
@@ -276,8 +277,10 @@ class GameService:
         await self.refresh_lobby(game_id)
         return t(lang, "join.done", game=game_title(game.variant, lang), chat=title)
 
-    async def lobby_press(self, game_id: int, op: str, person: Person, is_admin: bool) -> str | None:
-        """Leave / Start / Cancel / sit at seat N.  Returns an alert text, or None."""
+    async def lobby_press(self, press: Lobby | Sit, person: Person, is_admin: bool) -> str | None:
+        """Leave / Start / Cancel / add or remove a computer / sit at seat N.  Returns an alert text, or None."""
+        game_id = press.game_id
+        op = press.op if isinstance(press, Lobby) else None
         async with self.locks[game_id]:
             game = await self.storage.games.get(game_id)
             lang = await self.chat_lang(game.chat_id) if game else "en"
@@ -285,12 +288,12 @@ class GameService:
                 return t(lang, "lobby.gone")
             seats = await self.storage.games.seats(game_id)
             mine = next((s for s in seats if s.user_id == person.user_id), None)
-            if op == "leave":
+            if op is LobbyOp.LEAVE:
                 if mine is None:
                     return t(lang, "lobby.not_seated")
                 await self.storage.games.leave_seat(game_id, mine.seat)
                 alert: str | None = t(lang, "lobby.left")
-            elif op == "bot":
+            elif op is LobbyOp.ADD_COMPUTER:
                 if len(seats) >= max(find_variant(game.variant).players):
                     return t(lang, "lobby.full")
                 chat = await self.storage.chats.get(game.chat_id)
@@ -298,14 +301,14 @@ class GameService:
                 taken = {s.seat for s in seats}
                 await self.storage.games.take_seat(game_id, min(set(range(6)) - taken), computer=level)
                 alert = t(lang, "lobby.computer_added", level=t(lang, f"level.{level}"))
-            elif op == "unbot":
+            elif op is LobbyOp.REMOVE_COMPUTER:
                 computers = [s.seat for s in seats if s.computer]
                 if not computers:
                     return t(lang, "lobby.no_computer")
                 await self.storage.games.leave_seat(game_id, max(computers))
                 alert = None
-            elif op.startswith("seat"):
-                seat = int(op.removeprefix("seat"))
+            elif isinstance(press, Sit):
+                seat = press.seat
                 if mine is None:
                     return t(lang, "lobby.not_seated")
                 if any(s.seat == seat for s in seats) or game.variant == "czech" or seat > 3:
@@ -317,7 +320,7 @@ class GameService:
                 if person.user_id != game.creator_id and not is_admin:
                     creator = await self.storage.players.get(game.creator_id or 0)
                     return t(lang, "lobby.only_creator", name=creator.name if creator else "?")
-                if op == "cancel":
+                if op is LobbyOp.CANCEL:
                     await self.storage.games.set_status(game_id, "cancelled")
                     if game.lobby_message_id is not None:
                         self.publisher.edit(game.chat_id, game.lobby_message_id, t(lang, "lobby.cancelled"))
@@ -418,7 +421,7 @@ class GameService:
 
     # --- presses ----------------------------------------------------------------------------------------
 
-    async def press(self, press: GamePress, user_id: int) -> str | None:
+    async def press(self, press: HandPress, user_id: int) -> str | None:
         """A button in a hand message.  Returns the alert to show, or None."""
         async with self.locks[press.game_id]:
             live = await self.get_live(press.game_id)
@@ -433,38 +436,30 @@ class GameService:
             if press.version != live.version:
                 self.show_hand(live, seat)
                 return t(lang, "press.stale")
-            payload = press.payload
-            if payload == "n":
+            if isinstance(press, Unplayable):
                 mine = live.state.legal_actions(seat)
                 return t(lang, "press.not_playable" if mine else "press.not_your_turn")
-            if payload == "c":
+            if isinstance(press, Clear):
                 live.selection.pop(seat, None)
                 self.show_hand(live, seat)
                 return None
-            if payload.startswith("t") and live.game.variant == "four_card":
-                return self.toggle(live, seat, payload[1:], lang)
-            if payload.startswith("a"):
-                try:
-                    action = Action.decode(payload[1:])
-                except EngineError:
+            if isinstance(press, Toggle):
+                if live.game.variant != "four_card":
                     return t(lang, "press.bad")
-                if action.seat != seat:
-                    return t(lang, "press.not_yours")
-                if action not in live.state.legal_actions(seat):
-                    self.show_hand(live, seat)
-                    return t(lang, "press.illegal")
-                if live.seats[seat].stand_in is not None:
-                    return t(lang, "press.stale")
-                back = live.seats[seat].model_copy(update={"timeouts": 0}) if live.seats[seat].timeouts else None
-                await self.act(live, action, user_id, back)  # his own move: no missed turns in a row
-                return None
-            return t(lang, "press.bad")
+                return self.toggle(live, seat, press.card, lang)
+            action = press.action
+            if action.seat != seat:
+                return t(lang, "press.not_yours")
+            if action not in live.state.legal_actions(seat):
+                self.show_hand(live, seat)
+                return t(lang, "press.illegal")
+            if live.seats[seat].stand_in is not None:
+                return t(lang, "press.stale")
+            back = live.seats[seat].model_copy(update={"timeouts": 0}) if live.seats[seat].timeouts else None
+            await self.act(live, action, user_id, back)  # his own move: no missed turns in a row
+            return None
 
-    def toggle(self, live: Live, seat: int, code: str, lang: str) -> str | None:
-        try:
-            card = Card.from_code(int(code, 16))
-        except (ValueError, EngineError):
-            return t(lang, "press.bad")
+    def toggle(self, live: Live, seat: int, card: Card, lang: str) -> str | None:
         playable = {c for a in live.state.legal_actions(seat) for c in a.cards}
         if card not in live.state.hands[seat] or card not in playable:
             return t(lang, "press.not_playable")
@@ -585,12 +580,12 @@ class GameService:
                 return seat, level
         return None
 
-    @staticmethod
-    def checked(live: Live, seat: int, action: Action) -> Action:
-        """The engine is the judge: a computer's choice that is not legal (a bug) is logged and replaced by
-        the basic player's, so the table never stalls."""
+    def checked(self, live: Live, seat: int, action: Action) -> Action:
+        """The engine is the judge: a computer's choice that is not legal (a bug) is counted, logged and
+        replaced by the basic player's, so the table never stalls."""
         if action.seat == seat and action in live.state.legal_actions(seat):
             return action
+        self.fallbacks += 1
         log.error("game %s: computer chose %s, not legal now; the basic player decides", live.game.game_id, action)
         fallback = BasicPlayer().choose(live.state.view(seat), random.Random(0))
         return fallback if fallback is not None else live.state.legal_actions(seat)[0]
@@ -601,6 +596,7 @@ class GameService:
         try:
             return await loop.run_in_executor(self.executor, decide, level, view, seed, self.computer_budget)
         except Exception:  # never let a seat stall: the heuristics always have an answer
+            self.fallbacks += 1
             log.exception("computer player %s failed; the basic player decides", level)
             return BasicPlayer().choose(view, random.Random(seed))
 

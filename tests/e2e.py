@@ -43,8 +43,10 @@ class World:
 
 
 @asynccontextmanager
-async def running_world(tmp_path: Path, **settings: Any) -> AsyncIterator[World]:
-    """A fake server and the real bot on it (with these settings), a group ``GROUP`` whose admin is user 1."""
+async def running_world(tmp_path: Path, *, allow_fallbacks: bool = False, **settings: Any) -> AsyncIterator[World]:
+    """A fake server and the real bot on it (with these settings), a group ``GROUP`` whose admin is user 1.
+    A test in which a computer player's choice failed or was refused (so the basic player chose instead)
+    fails, unless it says ``allow_fallbacks`` and checks ``world.runner.fallbacks`` itself."""
     server = FakeTelegram()
     await server.start()
     runner = BotRunner(server, tmp_path / "bot.db", **settings)
@@ -52,6 +54,7 @@ async def running_world(tmp_path: Path, **settings: Any) -> AsyncIterator[World]
     server.add_group(GROUP, "Friends & <Co>", admins={1})  # a title that needs HTML escaping
     try:
         yield World(server, runner, tmp_path)
+        assert allow_fallbacks or runner.fallbacks == 0, f"{runner.fallbacks} computer choices fell back"
     finally:
         if runner.app is not None:
             await runner.stop()
@@ -101,6 +104,7 @@ class BotRunner:
         self.db_path = db_path
         self.settings = settings
         self.app: Application | None = None  # type: ignore[type-arg]
+        self.earlier_fallbacks = 0  # of the applications stopped before
 
     async def start(self) -> None:
         values: dict[str, Any] = {
@@ -124,6 +128,7 @@ class BotRunner:
     async def stop(self) -> None:
         app = self.app
         assert app is not None and app.updater is not None
+        self.earlier_fallbacks = self.fallbacks
         await app.updater.stop()
         await app.stop()
         await app.shutdown()
@@ -137,6 +142,12 @@ class BotRunner:
         return cast(GameService, self.app.bot_data["service"])
 
     @property
+    def fallbacks(self) -> int:
+        """Computer choices that failed or were refused by the engine, since the first start."""
+        current = self.service.fallbacks if self.app is not None else 0
+        return self.earlier_fallbacks + current
+
+    @property
     def storage(self) -> Storage:
         assert self.app is not None
         return cast(Storage, self.app.bot_data["storage"])
@@ -146,8 +157,12 @@ class BotRunner:
         assert self.app is not None
         return cast(Publisher, self.app.bot_data["publisher"])
 
-    async def settle(self) -> None:
+    async def settle(self, timeout: float = 30.0) -> None:
+        """Wait until the server is quiet, every fetched update has been handled and every edit sent (a busy
+        machine can keep a handler working without a request for longer than the server's quiet time)."""
         await self.server.settled()
+        if self.app is not None:
+            await asyncio.wait_for(self.app.update_queue.join(), timeout)
         await self.publisher.flush()
         await self.server.settled()
 
