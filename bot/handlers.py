@@ -28,7 +28,7 @@ from telegram.ext import (
 
 from bot import callbacks
 from bot.i18n import LANGUAGES, pick_language, t
-from bot.render import VARIANT_NAMES
+from bot.present import GAMES as VARIANT_NAMES
 from bot.service import GameService, Person, variant_from_text
 from storage import Storage
 

@@ -21,60 +21,42 @@ from typing import Any
 from bot.callbacks import Clear, HandPress, Lobby, LobbyOp, Sit, Toggle, Unplayable
 from bot.config import Settings
 from bot.i18n import pick_language, t
-from bot.publisher import Publisher
-from bot.render import (
-    VARIANT_NAMES,
+from bot.menus import (
     LobbySeat,
-    Rendered,
-    Seating,
     StatsLine,
     apply_setting,
+    render_cancel_vote,
+    render_kick_choices,
+    render_lobby,
+    render_settings,
+    render_stats,
+)
+from bot.present import GAMES, presenter
+from bot.publisher import Publisher
+from bot.render import (
+    Rendered,
+    Seating,
     deal_line,
     game_title,
-    render_cancel_vote,
     render_deal_result,
     render_hand,
     render_hand_closed,
-    render_kick_choices,
-    render_lobby,
     render_outcome,
-    render_settings,
-    render_stats,
     render_table,
     score_line,
 )
-from engine import Action, Card, EngineError, GameState, Kind, View, find_variant
-from engine.czech import KOZEL, PENALTY
+from engine import Action, Card, EngineError, GameState, Kind, View, find_variant, variant_named
 from engine.players import BasicPlayer, decide
 from storage import ChatSettings, GameRow, OpenGameExistsError, PlayerRow, SeatRow, SeatTakenError, Storage
 
 log = logging.getLogger(__name__)
 
-ALIASES: dict[str, str] = {
-    "four_card": "four_card",
-    "4": "four_card",
-    "four": "four_card",
-    "4card": "four_card",
-    "yard": "four_card",
-    "четыре": "four_card",
-    "4карты": "four_card",
-    "классика": "classic",
-    "classic": "classic",
-    "klassik": "classic",
-    "классический": "classic",
-    "czech": "czech",
-    "cz": "czech",
-    "чешский": "czech",
-    "чех": "czech",
-    "cesky": "czech",
-    "český": "czech",
-}
-
-
 def variant_from_text(text: str | None, default: str) -> str | None:
+    """The game a person named (by name or alias, from the engine's registry), ``default`` for none."""
     if not text:
         return default
-    return ALIASES.get(text.strip().lower().replace("-", "_").replace(" ", ""))
+    variant = variant_named(text)
+    return variant.name if variant is not None else None
 
 
 @dataclass
@@ -311,7 +293,8 @@ class GameService:
                 seat = press.seat
                 if mine is None:
                     return t(lang, "lobby.not_seated")
-                if any(s.seat == seat for s in seats) or game.variant == "czech" or seat > 3:
+                shown = presenter(game.variant)
+                if any(s.seat == seat for s in seats) or not shown.choose_seats or seat >= shown.capacity:
                     return t(lang, "lobby.seat_taken")
                 await self.storage.games.leave_seat(game_id, mine.seat)
                 await self.storage.games.take_seat(game_id, seat, user_id=person.user_id)
@@ -336,17 +319,13 @@ class GameService:
 
     @staticmethod
     def seat_count_refusal(game: GameRow, count: int, lang: str) -> str | None:
-        if game.variant == "czech":
-            return None if 3 <= count <= 6 else t(lang, "lobby.need_players_czech", count=count)
-        if count != 4:
-            return t(lang, "lobby.need_players_team", game=game_title(game.variant, lang), count=count)
-        return None
+        return presenter(game.variant).seat_count_refusal(count, lang)
 
     async def start(self, game: GameRow, seats: Sequence[SeatRow], lang: str) -> None:
         """Seat the players, deal, post the table and send every hand (called under the game's lock)."""
         await self.storage.games.reseat(game.game_id, [s.seat for s in seats])
         options = dict(game.options)
-        if game.variant == "czech":
+        if len(find_variant(game.variant).players) > 1:  # a game for a range of players is told how many
             options["players"] = len(seats)
         await self.storage.games.set_options(game.game_id, game.variant, options)
         await self.storage.games.set_status(game.game_id, "active")
@@ -444,7 +423,7 @@ class GameService:
                 self.show_hand(live, seat)
                 return None
             if isinstance(press, Toggle):
-                if live.game.variant != "four_card":
+                if not presenter(live.game.variant).selects_cards:
                     return t(lang, "press.bad")
                 return self.toggle(live, seat, press.card, lang)
             action = press.action
@@ -1013,9 +992,10 @@ class GameService:
             counts[4] += sum(
                 1 for a in await self.storage.games.actions(game.game_id) if a.seat == seat and a.kind is Kind.MOLODKA
             )
-            if game.variant == "czech":  # K5: 13 or more penalty points in one deal means the kozel was taken
-                counts[5] += sum(1 for d in deals if d.points[seat] >= PENALTY[KOZEL])
-        for variant in VARIANT_NAMES:
+            kozel = presenter(game.variant).kozel_points
+            if kozel is not None:  # K5: 13 or more penalty points in one deal means the kozel was taken
+                counts[5] += sum(1 for d in deals if d.points[seat] >= kozel)
+        for variant in GAMES:
             if variant in by_variant:
                 lines.append(StatsLine(variant, *by_variant[variant]))
         return render_stats(lines, lang)
@@ -1033,13 +1013,13 @@ class GameService:
                 lines += [deal_line(d, game.variant, live.seating, lang) for d in state.deals[-15:]]
                 lines.append(score_line(state.view(None), live.seating, lang))
                 lines.append("")
-        for variant in ("four_card", "classic", "czech"):
+        for variant in GAMES:
             table = await self.storage.results.chat_table(chat_id, variant)
             if not table:
                 continue
             lines.append(t(lang, "score.all_time", game=game_title(variant, lang)))
             for rank, line in enumerate(table[:20], 1):
-                key = "score.all_time_czech_line" if variant == "czech" else "score.all_time_line"
+                key = presenter(variant).all_time_key
                 lines.append(
                     t(lang, key, rank=rank, name=escape(line.name), played=line.played, won=line.won,
                       lost=line.lost, points=line.table_points)

@@ -12,20 +12,22 @@ from telegram import InlineKeyboardMarkup
 
 from bot import callbacks
 from bot.i18n import CATALOGUES, EN, LANGUAGES, CatalogueError, load_catalogues, pick_language, t
-from bot.render import (
+from bot.menus import (
     TIMER_CHOICES,
     LobbySeat,
-    Seating,
     StatsLine,
     apply_setting,
     render_cancel_vote,
-    render_deal_result,
-    render_hand,
     render_kick_choices,
     render_lobby,
-    render_outcome,
     render_settings,
     render_stats,
+)
+from bot.render import (
+    Seating,
+    render_deal_result,
+    render_hand,
+    render_outcome,
     render_table,
     sort_hand,
 )
