@@ -23,16 +23,15 @@ from bot.config import Settings
 from bot.i18n import pick_language, t
 from bot.menus import (
     LobbySeat,
-    StatsLine,
     apply_setting,
     render_cancel_vote,
     render_kick_choices,
     render_lobby,
     render_settings,
-    render_stats,
 )
-from bot.present import GAMES, presenter
+from bot.present import presenter
 from bot.publisher import Publisher
+from bot.records import Records
 from bot.render import (
     Rendered,
     Seating,
@@ -45,7 +44,7 @@ from bot.render import (
     render_table,
     score_line,
 )
-from engine import Action, Card, EngineError, GameState, Kind, View, find_variant, variant_named
+from engine import Action, Card, EngineError, GameState, View, find_variant, variant_named
 from engine.players import BasicPlayer, decide
 from storage import ChatSettings, GameRow, OpenGameExistsError, PlayerRow, SeatRow, SeatTakenError, Storage
 
@@ -130,6 +129,7 @@ class GameService:
         executor: Executor | None = None,
     ) -> None:
         self.storage = storage
+        self.records = Records(storage)
         self.publisher = publisher
         self.bot_username = bot_username
         self.lobby_ttl = settings.lobby_ttl_seconds
@@ -977,28 +977,7 @@ class GameService:
         return render_settings(settings, chat.title, pick_language(settings.language))
 
     async def stats(self, user_id: int, lang: str) -> str:
-        """/stats: per game, the series played, won and lost, eggs, molodkas and kozels taken."""
-        lines = []
-        by_variant: dict[str, list[int]] = {}
-        for game in await self.storage.games.games_of_player(user_id, "finished"):
-            seat = next(s.seat for s in await self.storage.games.seats(game.game_id) if s.user_id == user_id)
-            counts = by_variant.setdefault(game.variant, [0, 0, 0, 0, 0, 0])
-            outcome = game.outcome or {}
-            counts[0] += 1
-            counts[1] += seat in outcome.get("winners", ())
-            counts[2] += seat in outcome.get("losers", ())
-            deals = await self.storage.games.deals(game.game_id)
-            counts[3] += sum(d.eggs for d in deals)
-            counts[4] += sum(
-                1 for a in await self.storage.games.actions(game.game_id) if a.seat == seat and a.kind is Kind.MOLODKA
-            )
-            kozel = presenter(game.variant).kozel_points
-            if kozel is not None:  # K5: 13 or more penalty points in one deal means the kozel was taken
-                counts[5] += sum(1 for d in deals if d.points[seat] >= kozel)
-        for variant in GAMES:
-            if variant in by_variant:
-                lines.append(StatsLine(variant, *by_variant[variant]))
-        return render_stats(lines, lang)
+        return await self.records.stats(user_id, lang)
 
     # --- /score -----------------------------------------------------------------------------------------
 
@@ -1013,16 +992,5 @@ class GameService:
                 lines += [deal_line(d, game.variant, live.seating, lang) for d in state.deals[-15:]]
                 lines.append(score_line(state.view(None), live.seating, lang))
                 lines.append("")
-        for variant in GAMES:
-            table = await self.storage.results.chat_table(chat_id, variant)
-            if not table:
-                continue
-            lines.append(t(lang, "score.all_time", game=game_title(variant, lang)))
-            for rank, line in enumerate(table[:20], 1):
-                key = presenter(variant).all_time_key
-                lines.append(
-                    t(lang, key, rank=rank, name=escape(line.name), played=line.played, won=line.won,
-                      lost=line.lost, points=line.table_points)
-                )  # fmt: skip
-            lines.append("")
+        lines += await self.records.all_time(chat_id, lang)
         return "\n".join(lines).strip() or t(lang, "score.none")
