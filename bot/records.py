@@ -5,14 +5,33 @@ from __future__ import annotations
 from html import escape
 
 from bot.i18n import t
+from bot.live import LiveGames
 from bot.menus import StatsLine, render_stats
 from bot.present import GAMES, game_title, presenter
+from bot.render import deal_line, score_line
 from storage import Storage
 
 
 class Records:
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, games: LiveGames) -> None:
         self.storage = storage
+        self.games = games
+
+    async def score(self, chat_id: int, lang: str) -> str:
+        """/score: the running series deal by deal, and the chat's all-time tables."""
+        lines: list[str] = []
+        game = await self.storage.games.open_game(chat_id)
+        if game is not None and game.status == "active":
+            async with self.games.lock(game.game_id):
+                live = await self.games.load(game.game_id)
+                if live is not None:
+                    state = live.state
+                    lines.append(t(lang, "score.current", game=game_title(game.variant, lang), deal=state.deal_no + 1))
+                    lines += [deal_line(d, game.variant, live.seating, lang) for d in state.deals[-15:]]
+                    lines.append(score_line(state.view(None), live.seating, lang))
+                    lines.append("")
+        lines += await self.all_time(chat_id, lang)
+        return "\n".join(lines).strip() or t(lang, "score.none")
 
     async def stats(self, user_id: int, lang: str) -> str:
         """/stats: per game, the series played, won and lost, eggs, molodkas and kozels taken."""

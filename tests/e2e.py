@@ -18,7 +18,7 @@ from telegram.ext import Application
 from bot.app import build_application
 from bot.config import Settings
 from bot.publisher import Publisher
-from bot.service import GameService
+from bot.wiring import UseCases
 from engine import GameState
 from storage import GameRow, Storage
 from tests.fake_telegram import BOT_USERNAME, FakeTelegram, Message
@@ -137,14 +137,14 @@ class BotRunner:
         self.app = None
 
     @property
-    def service(self) -> GameService:
+    def uses(self) -> UseCases:
         assert self.app is not None
-        return cast(GameService, self.app.bot_data["service"])
+        return cast(UseCases, self.app.bot_data["uses"])
 
     @property
     def fallbacks(self) -> int:
         """Computer choices that failed or were refused by the engine, since the first start."""
-        current = self.service.fallbacks if self.app is not None else 0
+        current = self.uses.computers.fallbacks if self.app is not None else 0
         return self.earlier_fallbacks + current
 
     @property
