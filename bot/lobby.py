@@ -92,6 +92,9 @@ class Lobbies:
 
     async def join(self, game_id: int, lang: str, person: Person) -> str:
         """A player arrives through the Join deep link (he has started the bot, so he can be written to)."""
+        row = await self.storage.players.upsert(person.user_id, person.name, person.username, person.language)
+        if not row.can_message:
+            await self.storage.players.set_can_message(person.user_id, True)
         async with self.games.lock(game_id):
             game = await self.storage.games.get(game_id)
             if game is None or game.status != "lobby":

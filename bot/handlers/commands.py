@@ -30,10 +30,10 @@ async def start(update: Update, context: Context) -> None:
     lang = await language_of(update, context)
     use = uses(context)
     if not is_group(update):
-        await use.chats.person(person_of(user), can_message=True)
         if context.args and (match := JOIN_PAYLOAD.fullmatch(context.args[0])):
             await reply(update, await use.lobbies.join(int(match[1]), lang, person_of(user)))
             return
+        await use.chats.person(person_of(user), can_message=True)
         await use.seats.welcome_back(user.id)
     markup = InlineKeyboardMarkup(
         [[InlineKeyboardButton(t(lang, "start.add_to_group"), url=f"https://t.me/{context.bot.username}?startgroup=kozel")]]
