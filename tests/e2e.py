@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +17,7 @@ from telegram.ext import Application
 
 from bot.app import build_application
 from bot.config import Settings
+from bot.lobby import new_seed
 from bot.publisher import Publisher
 from bot.wiring import UseCases
 from engine import GameState
@@ -99,9 +100,12 @@ async def replay(world: World, game_id: int) -> tuple[GameRow, GameState]:
 class BotRunner:
     """Start and stop the real application against the fake server."""
 
-    def __init__(self, server: FakeTelegram, db_path: Path, **settings: Any) -> None:
+    def __init__(
+        self, server: FakeTelegram, db_path: Path, *, seeds: Callable[[], int] = new_seed, **settings: Any
+    ) -> None:
         self.server = server
         self.db_path = db_path
+        self.seeds = seeds  # each new game's seed: give a fixed one to replay a failing deal
         self.settings = settings
         self.app: Application | None = None  # type: ignore[type-arg]
         self.earlier_fallbacks = 0  # of the applications stopped before
@@ -116,7 +120,7 @@ class BotRunner:
             "poll_timeout_seconds": 1,
             **self.settings,
         }
-        app = build_application(Settings(**values))
+        app = build_application(Settings(**values), seeds=self.seeds)
         await app.initialize()
         if app.post_init:
             await app.post_init(app)

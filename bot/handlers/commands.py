@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from html import escape
 
@@ -13,12 +14,14 @@ from bot.i18n import LANGUAGES, t
 from bot.present import GAMES
 from engine import variant_named
 
+log = logging.getLogger(__name__)
 JOIN_PAYLOAD = re.compile(r"j(\d{1,12})")
 
 
 async def once(update: Update, context: Context) -> None:
     """An update redelivered after a crash (same update id) is not handled twice."""
     if not await uses(context).chats.claim_update(update.update_id):
+        log.info("update %s was already handled", update.update_id)
         raise ApplicationHandlerStop
 
 
