@@ -116,6 +116,8 @@ class TurnTimers:
         await self.notifier.publisher.delete(chat_id, message_id)
 
     async def remind(self, game_id: int, seat: int, version: int, left: int) -> None:
+        if self.games.get(game_id) is None:
+            return
         async with self.games.lock(game_id):
             live = self.games.get(game_id)
             user = live.user_of(seat) if live else None
@@ -133,6 +135,8 @@ class TurnTimers:
     async def expire(self, game_id: int, seat: int, version: int) -> None:
         """The turn ran out: the computer player moves for the person; after two in a row it keeps his seat
         until he taps "I'm back"."""
+        if self.games.get(game_id) is None:
+            return
         async with self.games.lock(game_id):
             live = self.games.get(game_id)
             if live is None or live.version != version or live.state.to_move != seat or live.level_of(seat):
@@ -140,6 +144,8 @@ class TurnTimers:
             level = live.settings.computer_level
             view = live.state.view(seat)
         action = await self.computers.think(level, view, live.game.seed ^ (version << 3) ^ seat)
+        if not self.games.is_current(live):
+            return
         async with self.games.lock(game_id):
             live = self.games.get(game_id)
             if live is None or live.version != version or action is None:

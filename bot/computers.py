@@ -64,6 +64,8 @@ class Computers:
     async def _step(self, game_id: int) -> bool:
         """One computer move (or a decision to wait); False when no computer has anything to decide."""
         await asyncio.sleep(self.pause)
+        if self.games.get(game_id) is None:
+            return False  # the game ended: its lock is gone and stays gone
         async with self.games.lock(game_id):
             live = self.games.get(game_id)
             turn = self.turn(live) if live is not None else None
@@ -74,6 +76,8 @@ class Computers:
             view = live.state.view(seat)
             seed = live.game.seed ^ (version << 3) ^ seat
         action = await self.think(level, view, seed)
+        if not self.games.is_current(live):
+            return False
         async with self.games.lock(game_id):
             if not self.games.is_current(live) or live.version != version or live.level_of(seat) is None:
                 return self.games.is_current(live)

@@ -29,6 +29,12 @@ class Live:
     settings: ChatSettings = field(default_factory=ChatSettings)
     selection: dict[int, frozenset[Card]] = field(default_factory=dict)
     waited: set[tuple[int, int]] = field(default_factory=set)  # (seat, version): a computer chose to wait
+    committing: asyncio.Event | None = None  # set while an applied action is not yet committed
+
+    async def settled(self) -> None:
+        """Wait until the state holds only committed actions: nothing is shown before it is stored."""
+        while self.committing is not None:
+            await self.committing.wait()
 
     @property
     def game_id(self) -> int:

@@ -1,5 +1,8 @@
 """Events → renders → the publisher, after the game's lock is released.
 
+Nothing is shown before it is committed: each render first waits while an applied action of its game is
+still being stored (``Live.settled``).
+
 A flood wait on one send stalls only the telling, never the next press of the game.  The tellings of one
 game run one after the other (a lock per game of its own), so the chats see the changes in the order they
 were made; each render reads the state as it is when it is sent, so a later change is never undone.
@@ -75,6 +78,9 @@ class Notifier:
         return event.lobby_of if isinstance(event, Say) else None
 
     async def _one(self, event: Event) -> None:
+        live = getattr(event, "live", None)
+        if isinstance(live, Live):
+            await live.settled()  # each render below reads the state before any further await
         match event:
             case Applied(live=live, seats=seats):
                 self.show_table(live)
@@ -96,6 +102,8 @@ class Notifier:
             case HandResent(live=live, seat=seat):
                 await self.resend_hand(live, seat)
             case SeriesEnded(live=live, deals_before=before):
+                for seat in range(len(live.seats)):
+                    self.cancel_ping(live.game_id, seat)
                 await self.announce(live, before)
             case HandChanged(live=live, seat=seat):
                 self.show_hand(live, seat)
@@ -161,16 +169,19 @@ class Notifier:
         user = live.user_of(seat)
         if user is None:
             return
+        await live.settled()
+        deal_no = live.state.deal_no
+        text, markup = self.hand(live, seat)
         old = live.seats[seat].hand_message_id
         if old is not None:
             await self.publisher.delete(user, old)
-        deal_no = live.state.deal_no
-        message_id = await self.publisher.send(user, *self.hand(live, seat), notify=notify)
+        message_id = await self.publisher.send(user, text, markup, notify=notify)
         await self.storage.games.set_hand_message(live.game_id, seat, message_id, deal_no)
         live.seats[seat] = live.seats[seat].model_copy(update={"hand_message_id": message_id, "hand_deal_no": deal_no})
 
     async def open_deal(self, live: Live, *, resume: bool = False) -> None:
         """Post the table of the current deal and each hand (or, on resume, bring them up to date)."""
+        await live.settled()
         state = live.state
         game = live.game
         if resume and game.table_message_id is not None and game.table_deal_no == state.deal_no:
@@ -183,6 +194,7 @@ class Notifier:
         for seat in range(state.num_players):
             current = live.seats[seat]
             if resume and current.hand_message_id is not None and current.hand_deal_no == state.deal_no:
+                await live.settled()
                 self.show_hand(live, seat)
             else:
                 await self.resend_hand(live, seat, notify=seat == state.to_move)
@@ -190,6 +202,7 @@ class Notifier:
     async def announce(self, live: Live, deals_before: int) -> None:
         """A deal has ended: close its table and hand messages; at the end of the series post the last result
         and the outcome (a continuing series shows the result at the head of the next table message)."""
+        await live.settled()
         state = live.state
         game = live.game
         lang = live.chat_lang
@@ -245,11 +258,10 @@ class Notifier:
 
     async def ping(self, game_id: int, seat: int, version: int) -> None:
         self._pings.pop((game_id, seat), None)
-        async with self.games.lock(game_id):
-            live = self.games.get(game_id)
-            if live is None or live.version != version or live.state.to_move != seat:
-                return
-            user = live.user_of(seat)
+        live = self.games.get(game_id)
+        if live is None or live.version != version or live.state.to_move != seat:
+            return
+        user = live.user_of(seat)
         if user is not None and self.publisher.busy(user):
             # His hand has not even reached him yet (flood limits): count the delay from its delivery.
             self.schedule_ping(game_id, seat, version)

@@ -7,6 +7,7 @@ Every accepted action is committed to SQLite before anything about it is sent.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -101,12 +102,16 @@ class Table:
         before_to_move = state.to_move
         before_deals = len(state.deals)
         before_tricks = sum(state.tricks_taken) if state.tricks_taken else 0
-        state.apply(action)
+        committed = live.committing = asyncio.Event()  # the notifier shows this state once it is stored
         try:
+            state.apply(action)
             await self.storage.games.record(live.game, state, user_id, seat_row)
         except Exception:
             self.games.forget(live.game_id)  # the database is the truth: read again on the next press
             raise
+        finally:
+            live.committing = None
+            committed.set()
         live.game = live.game.model_copy(
             update={"action_count": len(state.history), "deal_no": state.deal_no, "totals": list(state.totals)}
         )
