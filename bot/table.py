@@ -128,7 +128,7 @@ class Table:
             return [DealEnded(live, before_deals)]
         events: list[Event] = []
         if state.tricks_taken and sum(state.tricks_taken) > before_tricks:
-            events.append(TrickTaken(live, state.view(None).last_trick_winner))
+            events.append(TrickTaken(live, state.tricks_done[-1].winner if state.tricks_done else None))
         changed = {s for s in range(state.num_players) if tuple(state.hands[s]) != before_hands[s]}
         now_legal = {s for s in range(state.num_players) if state.legal_actions(s)}
         touched = changed | before_legal | now_legal | {action.seat}
