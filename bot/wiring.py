@@ -77,10 +77,12 @@ def build(
     *,
     executor: Executor | None = None,
     seeds: Callable[[], int] = new_seed,
+    make_clock: Callable[[Tasks], Clock] = Clock,
 ) -> UseCases:
+    """``seeds``: each new game's seed; ``make_clock``: the time of timers, reminders, pings and lobby expiry."""
     games = LiveGames(storage)
     tasks = Tasks()
-    clock = Clock(tasks)
+    clock = make_clock(tasks)
     notifier = Notifier(storage, publisher, games, clock, settings.turn_ping_seconds)
     tell = notifier.tell
     table = Table(storage, games, tell)
