@@ -23,6 +23,7 @@ import statistics
 import tempfile
 import time
 import tracemalloc
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,7 @@ async def run(games: int, seconds: float, limits: bool, computers: int = 0, work
         bot_bytes = sum(stat.size for stat in snapshot.statistics("filename"))
         tracemalloc.stop()
 
-        calls_before = sum(1 for c in server.calls if c.method != "getUpdates")
+        first_call = len(server.calls)
         presses: list[tuple[int, float]] = []
         rng = random.Random(1)
         deadline = time.monotonic() + seconds
@@ -111,7 +112,8 @@ async def run(games: int, seconds: float, limits: bool, computers: int = 0, work
         await asyncio.gather(*(play(chat_id, people) for chat_id, people in opened))
         elapsed = time.monotonic() - started
         await runner.publisher.flush()
-        calls = sum(1 for c in server.calls if c.method != "getUpdates") - calls_before
+        by_method = Counter(c.method for c in server.calls[first_call:] if c.method != "getUpdates")
+        calls = sum(by_method.values())
 
         edits: dict[int, list[float]] = {}
         for call in server.calls:
@@ -138,6 +140,9 @@ async def run(games: int, seconds: float, limits: bool, computers: int = 0, work
         if latencies
         else None,
         "bot_api_calls_per_card": round(calls / played, 2) if played else None,
+        "bot_api_calls_per_card_by_method": {m: round(n / played, 3) for m, n in sorted(by_method.items())}
+        if played
+        else None,
         "memory_per_active_game_kib": round((bot_bytes - before) / games / 1024, 1),
         "spec_violations": len(server.violations),
     }

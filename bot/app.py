@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.ext import AIORateLimiter, Application, ContextTypes
 
-from bot import handlers
+from bot import handlers, wiring
 from bot.config import Settings
 from bot.i18n import LANGUAGES, t
+from bot.lobby import new_seed
 from bot.publisher import Publisher
-from bot.service import GameService
 from storage import Storage
 
 log = logging.getLogger(__name__)
@@ -25,7 +26,8 @@ COMMAND_KEYS = {name: f"command.{name}" for name in {*GROUP_COMMANDS, *PRIVATE_C
 Context = ContextTypes.DEFAULT_TYPE
 
 
-def build_application(settings: Settings) -> Application:  # type: ignore[type-arg]
+def build_application(settings: Settings, seeds: Callable[[], int] = new_seed) -> Application:  # type: ignore[type-arg]
+    """The bot; ``seeds`` gives each new game its seed (a test may replay a deal with its own)."""
     assert settings.bot_token is not None
     builder = Application.builder().token(settings.bot_token.get_secret_value())
     if settings.telegram_base_url:
@@ -47,24 +49,18 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
         executor = None
         if settings.computer_workers > 0:  # computer players think in other processes: presses stay fast
             executor = ProcessPoolExecutor(settings.computer_workers, mp_context=multiprocessing.get_context("spawn"))
-        service = GameService(storage, publisher, application.bot.username, settings, executor)
-        application.bot_data.update(storage=storage, publisher=publisher, service=service, executor=executor)
-        restored = await service.restore()
-        for game in await storage.games.with_status("lobby"):
-            if application.job_queue is not None:
-                application.job_queue.run_once(
-                    handlers.expire_lobby,
-                    when=settings.lobby_ttl_seconds,
-                    data=game.game_id,
-                    name=f"lobby:{game.game_id}",
-                )
+        uses = wiring.build(
+            storage, publisher, application.bot.username, settings, executor=executor, seeds=seeds
+        )
+        application.bot_data.update(storage=storage, publisher=publisher, uses=uses, executor=executor)
+        restored = await uses.restore()
         await set_commands(application)
         log.info("started as @%s; %d running games restored", application.bot.username, restored)
 
     async def post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
-        service = application.bot_data.get("service")
-        if isinstance(service, GameService):
-            await service.close()
+        uses = application.bot_data.get("uses")
+        if isinstance(uses, wiring.UseCases):
+            await uses.close()
         executor = application.bot_data.get("executor")
         if isinstance(executor, ProcessPoolExecutor):
             executor.shutdown(wait=False, cancel_futures=True)

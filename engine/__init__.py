@@ -19,7 +19,7 @@ from engine.errors import (
     ParseError,
     UnknownVariantError,
 )
-from engine.registry import Variant, find_variant, load_state, variant_names
+from engine.registry import Variant, find_variant, load_state, variant_named, variant_names
 
 __all__ = [
     "Action",
@@ -51,5 +51,6 @@ __all__ = [
     "four_card",
     "load_state",
     "parse_cards",
+    "variant_named",
     "variant_names",
 ]

@@ -311,5 +311,6 @@ VARIANT = register(
         players=(4,),
         deck=DECK_36,
         card_points=tuple(POINTS),
+        aliases=("классика", "klassik", "классический"),
     )
 )

@@ -185,5 +185,6 @@ VARIANT = register(
         players=(3, 4, 5, 6),
         deck=DECK,
         card_points=tuple(PENALTY),
+        aliases=("cz", "чешский", "чех", "cesky", "český"),
     )
 )

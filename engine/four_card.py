@@ -308,5 +308,6 @@ VARIANT = register(
         players=(4,),
         deck=DECK,
         card_points=tuple(POINTS),
+        aliases=("4", "four", "4card", "yard", "четыре", "4карты"),
     )
 )

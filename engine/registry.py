@@ -24,6 +24,12 @@ class Variant:
     players: tuple[int, ...]
     deck: tuple[Card, ...]
     card_points: tuple[int, ...]
+    aliases: tuple[str, ...] = ()  # other names people type for this game (lower case, no spaces)
+
+    @property
+    def teams(self) -> bool:
+        """Whether partners play as two teams (seats 0 & 2 against 1 & 3) rather than each for himself."""
+        return self.state_class.TEAMS
 
     def options(self, values: Options | Mapping[str, Any] | None = None) -> Options:
         """Validated options; raises ``OptionsError`` naming what is wrong."""
@@ -86,6 +92,16 @@ def find_variant(name: str) -> Variant:
 
 def variant_names() -> list[str]:
     return list(_REGISTRY)
+
+
+def variant_named(text: str) -> Variant | None:
+    """The variant a person means by ``text``: its name or one of its aliases, in any case, spaces and
+    hyphens ignored (``"Four-Card"``, ``"4"``, ``"чешский"``); None when no game is called that."""
+    key = text.strip().lower().replace("-", "_").replace(" ", "")
+    for variant in _REGISTRY.values():
+        if key == variant.name or key in variant.aliases:
+            return variant
+    return None
 
 
 def load_state(data: dict[str, Any]) -> GameState:

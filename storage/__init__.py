@@ -9,7 +9,7 @@ from storage.db import (
     NotADatabaseError,
     StorageError,
 )
-from storage.models import ChatRow, ChatSettings, GameRow, PlayerRow, ResultRow, SeatRow, TableLine
+from storage.models import ChatRow, ChatSettings, GameRow, PlayerRow, PlayerStats, ResultRow, SeatRow, TableLine
 from storage.repos import (
     ChatRepo,
     GameRepo,
@@ -37,6 +37,7 @@ __all__ = [
     "OpenGameExistsError",
     "PlayerRepo",
     "PlayerRow",
+    "PlayerStats",
     "ReplayMismatchError",
     "ResultRepo",
     "ResultRow",

@@ -146,3 +146,16 @@ class TableLine(BaseModel):
     won: int
     lost: int
     table_points: int
+
+
+class PlayerStats(BaseModel):
+    """One person's finished series of one game: played, won, lost, deals with eggs, molodkas he played and
+    deals in which he took the kozel."""
+
+    variant: str
+    played: int
+    won: int
+    lost: int
+    eggs: int
+    molodkas: int
+    kozels: int

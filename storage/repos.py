@@ -8,14 +8,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter
 
-from engine import Action, DealResult, GameState, find_variant
+from engine import Action, DealResult, GameState, Kind, find_variant
 from storage.db import Database, DuplicateActionError, StorageError
 from storage.models import (
     CHAT_COLUMNS,
@@ -29,6 +29,7 @@ from storage.models import (
     DealRow,
     GameRow,
     PlayerRow,
+    PlayerStats,
     ResultRow,
     SeatRow,
     TableLine,
@@ -437,6 +438,31 @@ class ResultRepo:
             (chat_id, variant),
         )
         return [TableLine.model_validate(dict(r)) for r in rows]
+
+    async def player_stats(self, user_id: int, kozel_points: Mapping[str, int]) -> list[PlayerStats]:
+        """A person's finished series per game, in one query: played, won and lost (from each outcome),
+        deals with eggs, molodkas he played, and deals in which his penalty points reached
+        ``kozel_points[variant]`` (games without one count none)."""
+        rows = await self.db.fetchall(
+            "WITH mine AS (SELECT g.game_id, g.variant, g.outcome, s.seat FROM games g "
+            "  JOIN seats s ON s.game_id = g.game_id WHERE s.user_id = ? AND g.status = 'finished') "
+            "SELECT m.variant, count(*) AS played, "
+            "  sum(EXISTS (SELECT 1 FROM json_each(m.outcome, '$.winners') w WHERE w.value = m.seat)) AS won, "
+            "  sum(EXISTS (SELECT 1 FROM json_each(m.outcome, '$.losers') l WHERE l.value = m.seat)) AS lost, "
+            "  sum((SELECT count(*) FROM deals d WHERE d.game_id = m.game_id "
+            "    AND json_extract(d.result, '$.eggs'))) AS eggs, "
+            "  sum((SELECT count(*) FROM actions a WHERE a.game_id = m.game_id "
+            "    AND a.action LIKE m.seat || ' ' || ? || '%')) AS molodkas, "
+            "  sum((SELECT count(*) FROM deals d WHERE d.game_id = m.game_id "
+            "    AND json_extract(d.result, '$.points[' || m.seat || ']') >= json_extract(?, '$.' || m.variant))) "
+            "  AS kozels "
+            "FROM mine m GROUP BY m.variant",
+            (user_id, Kind.MOLODKA.value, _json(dict(kozel_points))),
+        )
+        return [
+            PlayerStats.model_validate({k: r[k] if k == "variant" else int(r[k] or 0) for k in r.keys()})  # noqa: SIM118
+            for r in rows
+        ]
 
     async def player_totals(self, user_id: int) -> dict[str, dict[str, int]]:
         rows = await self.db.fetchall(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,8 +17,9 @@ from telegram.ext import Application
 
 from bot.app import build_application
 from bot.config import Settings
+from bot.lobby import new_seed
 from bot.publisher import Publisher
-from bot.service import GameService
+from bot.wiring import UseCases
 from engine import GameState
 from playground.botapi import BOT_USERNAME, Message
 from playground.botapi import BotApiServer as FakeTelegram
@@ -44,8 +45,10 @@ class World:
 
 
 @asynccontextmanager
-async def running_world(tmp_path: Path, **settings: Any) -> AsyncIterator[World]:
-    """A fake server and the real bot on it (with these settings), a group ``GROUP`` whose admin is user 1."""
+async def running_world(tmp_path: Path, *, allow_fallbacks: bool = False, **settings: Any) -> AsyncIterator[World]:
+    """A fake server and the real bot on it (with these settings), a group ``GROUP`` whose admin is user 1.
+    A test in which a computer player's choice failed or was refused (so the basic player chose instead)
+    fails, unless it says ``allow_fallbacks`` and checks ``world.runner.fallbacks`` itself."""
     server = FakeTelegram()
     await server.start()
     runner = BotRunner(server, tmp_path / "bot.db", **settings)
@@ -53,6 +56,7 @@ async def running_world(tmp_path: Path, **settings: Any) -> AsyncIterator[World]
     server.add_group(GROUP, "Friends & <Co>", admins={1})  # a title that needs HTML escaping
     try:
         yield World(server, runner, tmp_path)
+        assert allow_fallbacks or runner.fallbacks == 0, f"{runner.fallbacks} computer choices fell back"
     finally:
         if runner.app is not None:
             await runner.stop()
@@ -97,11 +101,15 @@ async def replay(world: World, game_id: int) -> tuple[GameRow, GameState]:
 class BotRunner:
     """Start and stop the real application against the fake server."""
 
-    def __init__(self, server: FakeTelegram, db_path: Path, **settings: Any) -> None:
+    def __init__(
+        self, server: FakeTelegram, db_path: Path, *, seeds: Callable[[], int] = new_seed, **settings: Any
+    ) -> None:
         self.server = server
         self.db_path = db_path
+        self.seeds = seeds  # each new game's seed: give a fixed one to replay a failing deal
         self.settings = settings
         self.app: Application | None = None  # type: ignore[type-arg]
+        self.earlier_fallbacks = 0  # of the applications stopped before
 
     async def start(self) -> None:
         values: dict[str, Any] = {
@@ -113,7 +121,7 @@ class BotRunner:
             "poll_timeout_seconds": 1,
             **self.settings,
         }
-        app = build_application(Settings(**values))
+        app = build_application(Settings(**values), seeds=self.seeds)
         await app.initialize()
         if app.post_init:
             await app.post_init(app)
@@ -125,6 +133,7 @@ class BotRunner:
     async def stop(self) -> None:
         app = self.app
         assert app is not None and app.updater is not None
+        self.earlier_fallbacks = self.fallbacks
         await app.updater.stop()
         await app.stop()
         await app.shutdown()
@@ -133,9 +142,15 @@ class BotRunner:
         self.app = None
 
     @property
-    def service(self) -> GameService:
+    def uses(self) -> UseCases:
         assert self.app is not None
-        return cast(GameService, self.app.bot_data["service"])
+        return cast(UseCases, self.app.bot_data["uses"])
+
+    @property
+    def fallbacks(self) -> int:
+        """Computer choices that failed or were refused by the engine, since the first start."""
+        current = self.uses.computers.fallbacks if self.app is not None else 0
+        return self.earlier_fallbacks + current
 
     @property
     def storage(self) -> Storage:
@@ -147,8 +162,12 @@ class BotRunner:
         assert self.app is not None
         return cast(Publisher, self.app.bot_data["publisher"])
 
-    async def settle(self) -> None:
+    async def settle(self, timeout: float = 30.0) -> None:
+        """Wait until the server is quiet, every fetched update has been handled and every edit sent (a busy
+        machine can keep a handler working without a request for longer than the server's quiet time)."""
         await self.server.settled()
+        if self.app is not None:
+            await asyncio.wait_for(self.app.update_queue.join(), timeout)
         await self.publisher.flush()
         await self.server.settled()
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 from engine import Action, Card, Kind
+from engine.players import decide
 from storage import ChatSettings, GameRow
 from tests.e2e import (
     GROUP,
@@ -25,7 +27,7 @@ from tests.e2e import (
     running_world,
 )
 
-FAST = {
+FAST: dict[str, Any] = {
     "group_period_seconds": PERIOD,
     "lobby_ttl_seconds": 600,
     "computer_workers": 0,
@@ -417,11 +419,16 @@ async def test_command_menus_per_language_and_chat_kind(world: World) -> None:
 
 
 async def test_a_computer_choice_the_engine_refuses_does_not_stall_the_table(tmp_path: Path) -> None:
-    """The engine judges computer players too: an illegal choice (a bug) is logged and the basic player's
-    choice is played instead."""
+    """The engine judges computer players too: an illegal choice (a bug) is counted, logged and the basic
+    player's choice is played instead."""
     forged = Action(5, Kind.PLAY, (Card.parse("7H"),))
-    with mock.patch("bot.service.decide", return_value=forged):
-        async with running_world(tmp_path, **FAST) as world:
+    choices = iter([forged])
+
+    def first_forged(*args: Any) -> Action | None:
+        return next(choices, None) or decide(*args)
+
+    with mock.patch("bot.computers.decide", side_effect=first_forged):
+        async with running_world(tmp_path, allow_fallbacks=True, **FAST) as world:
             await configure(world, turn_timer=0, computer_level="strong")
             ann, game = await with_computers(world, "/newgame czech", 2)
             rng = random.Random(5)
@@ -433,6 +440,7 @@ async def test_a_computer_choice_the_engine_refuses_does_not_stall_the_table(tmp
                 return {1, 2} <= {a.seat for a in state.history}
 
             await eventually(world, computers_moved, what="both computer seats to move")
+            assert world.runner.fallbacks == 1
 
 
 async def test_computer_players_go_on_after_a_restart(tmp_path: Path) -> None:

@@ -12,20 +12,22 @@ from telegram import InlineKeyboardMarkup
 
 from bot import callbacks
 from bot.i18n import CATALOGUES, EN, LANGUAGES, CatalogueError, load_catalogues, pick_language, t
-from bot.render import (
+from bot.menus import (
     TIMER_CHOICES,
     LobbySeat,
-    Seating,
     StatsLine,
     apply_setting,
     render_cancel_vote,
-    render_deal_result,
-    render_hand,
     render_kick_choices,
     render_lobby,
-    render_outcome,
     render_settings,
     render_stats,
+)
+from bot.render import (
+    Seating,
+    render_deal_result,
+    render_hand,
+    render_outcome,
     render_table,
     sort_hand,
 )
@@ -85,7 +87,7 @@ def check_hand(
     for item in data:
         assert len(item.encode()) <= callbacks.MAX_BYTES
         press = callbacks.parse(item)
-        assert isinstance(press, callbacks.GamePress) and press.version == len(state.history)
+        assert isinstance(press, callbacks.HandPress) and press.version == len(state.history)
     actions = [d.split(":")[2][1:] for d in data if d.split(":")[2].startswith("a")]
     for encoded in actions:  # every active action button is a legal action of this seat
         assert Action.decode(encoded) in view.legal
@@ -227,9 +229,9 @@ def test_settings_menu_offers_every_value_and_only_those(lang: str) -> None:
         text, markup = render_settings(settings, "Friends & Co", lang)
         assert "Friends &amp; Co" in text and markup is not None
         presses = [callbacks.parse(d) for d in keyboard_data(markup)]
-        assert all(isinstance(p, callbacks.SettingPress) for p in presses)
-        timer = next(p for p in presses if isinstance(p, callbacks.SettingPress) and p.key == "timer")
-        assert isinstance(timer, callbacks.SettingPress)
+        assert all(isinstance(p, callbacks.Setting) for p in presses)
+        timer = next(p for p in presses if isinstance(p, callbacks.Setting) and p.key == "timer")
+        assert isinstance(timer, callbacks.Setting)
         changed = apply_setting(settings, timer.key, timer.value)
         assert changed is not None
         settings = changed

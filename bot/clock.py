@@ -1,0 +1,192 @@
+"""Time in the bot: background tasks, and a clock that tests may replace (``Clock.now``, ``Clock.later``).
+
+``TurnTimers`` times the turn of the person to move (a reminder at half time; on expiry the computer moves
+for him, and after two in a row keeps his seat); ``LobbyExpiry`` closes a lobby nobody touched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Protocol
+
+from bot.computers import Computers
+from bot.events import TurnMissed
+from bot.live import Live, LiveGames
+from bot.notify import Notifier
+from bot.table import Table
+
+log = logging.getLogger(__name__)
+
+
+class Handle(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Tasks:
+    """Background tasks of the bot: kept until done, a failure logged, all cancelled at shutdown."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._log_failure)
+        return task
+
+    @staticmethod
+    def _log_failure(task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+class Clock:
+    """Wall time and delayed jobs (each job runs as a background task)."""
+
+    def __init__(self, tasks: Tasks) -> None:
+        self.tasks = tasks
+
+    def now(self) -> float:
+        return time.time()
+
+    def later(self, delay: float, job: Callable[..., Awaitable[None]], *args: Any) -> Handle:
+        async def run() -> None:
+            await job(*args)
+
+        return asyncio.get_running_loop().call_later(max(delay, 0.0), lambda: self.tasks.spawn(run()))
+
+
+class TurnTimers:
+    """The turn timer of each running game (chat setting ``turn_timer``, 0: off), for a person to move."""
+
+    def __init__(
+        self,
+        games: LiveGames,
+        table: Table,
+        computers: Computers,
+        notifier: Notifier,
+        clock: Clock,
+        *,
+        scale: float = 1.0,
+    ) -> None:
+        self.games = games
+        self.table = table
+        self.computers = computers
+        self.notifier = notifier
+        self.clock = clock
+        self.scale = scale  # multiplies every chat's timer (the tests run them in fractions of a second)
+        self._timers: dict[int, list[Handle]] = {}
+        self._reminders: dict[int, tuple[int, int]] = {}  # game -> the private reminder of the current turn
+
+    def arm(self, live: Live, elapsed: float = 0.0) -> None:
+        """The state moved on: time the turn of the person to move (a reminder at half time, and on expiry
+        the computer player moves for him); ``elapsed``: seconds of it already gone (after a restart)."""
+        game_id = live.game_id
+        self.stop(game_id)
+        seat = live.state.to_move
+        seconds = live.settings.turn_timer * self.scale
+        if not self.games.is_current(live) or seconds <= 0 or seat is None:
+            return
+        if live.level_of(seat) is not None or live.user_of(seat) is None:
+            return
+        version = live.version
+        handles = [self.clock.later(seconds - elapsed, self.expire, game_id, seat, version)]
+        if elapsed < seconds / 2:
+            left = live.settings.turn_timer - live.settings.turn_timer // 2
+            handles.append(self.clock.later(seconds / 2 - elapsed, self.remind, game_id, seat, version, left))
+        self._timers[game_id] = handles
+
+    def stop(self, game_id: int) -> None:
+        for handle in self._timers.pop(game_id, []):
+            handle.cancel()
+        reminder = self._reminders.pop(game_id, None)
+        if reminder is not None:  # the turn is over: its reminder goes
+            self.clock.tasks.spawn(self._delete(*reminder))
+
+    async def _delete(self, chat_id: int, message_id: int) -> None:
+        await self.notifier.publisher.delete(chat_id, message_id)
+
+    async def remind(self, game_id: int, seat: int, version: int, left: int) -> None:
+        if self.games.get(game_id) is None:
+            return
+        async with self.games.lock(game_id):
+            live = self.games.get(game_id)
+            user = live.user_of(seat) if live else None
+            if live is None or user is None or live.version != version or live.state.to_move != seat:
+                return
+            text = self.notifier.reminder_text(live, seat, left)
+        message_id = await self.notifier.publisher.send(user, text, notify=True)
+        if message_id is None:
+            return
+        if live.version == version and self.games.is_current(live):
+            self._reminders[game_id] = (user, message_id)
+        else:  # the turn ended while the reminder was on its way
+            await self._delete(user, message_id)
+
+    async def expire(self, game_id: int, seat: int, version: int) -> None:
+        """The turn ran out: the computer player moves for the person; after two in a row it keeps his seat
+        until he taps "I'm back"."""
+        if self.games.get(game_id) is None:
+            return
+        async with self.games.lock(game_id):
+            live = self.games.get(game_id)
+            if live is None or live.version != version or live.state.to_move != seat or live.level_of(seat):
+                return
+            level = live.settings.computer_level
+            view = live.state.view(seat)
+        action = await self.computers.think(level, view, live.game.seed ^ (version << 3) ^ seat)
+        if not self.games.is_current(live):
+            return
+        async with self.games.lock(game_id):
+            live = self.games.get(game_id)
+            if live is None or live.version != version or action is None:
+                return
+            action = self.computers.checked(live, seat, action)
+            timeouts = live.seats[seat].timeouts + 1
+            name = live.seating.name(seat)
+            missed = live.seats[seat].model_copy(
+                update={"timeouts": timeouts, "stand_in": level if timeouts >= 2 else None}
+            )
+            events = [*await self.table.act(live, action, None, missed), TurnMissed(live, name, timeouts)]
+        await self.table.tell(events)
+
+    def close(self) -> None:
+        for game_id in list(self._timers):
+            self.stop(game_id)
+
+
+class LobbyExpiry:
+    """A lobby nobody touched for ``ttl`` seconds closes (``on_expiry`` does it)."""
+
+    def __init__(self, clock: Clock, ttl: float) -> None:
+        self.clock = clock
+        self.ttl = ttl
+        self.on_expiry: Callable[[int], Awaitable[None]] | None = None
+        self._handles: dict[int, Handle] = {}
+
+    def schedule(self, game_id: int) -> None:
+        """Count the lobby's idle time from now."""
+        self.cancel(game_id)
+        self._handles[game_id] = self.clock.later(self.ttl, self._expire, game_id)
+
+    def cancel(self, game_id: int) -> None:
+        if (handle := self._handles.pop(game_id, None)) is not None:
+            handle.cancel()
+
+    async def _expire(self, game_id: int) -> None:
+        self._handles.pop(game_id, None)
+        if self.on_expiry is not None:
+            await self.on_expiry(game_id)
+
+    def close(self) -> None:
+        for game_id in list(self._handles):
+            self.cancel(game_id)

@@ -1,0 +1,157 @@
+"""Commands: each turns a message into a call of one use case and replies."""
+
+from __future__ import annotations
+
+import logging
+import re
+from html import escape
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import ApplicationHandlerStop
+
+from bot.handlers.common import Context, admin_check, in_group, is_group, language_of, person_of, reply, uses
+from bot.i18n import LANGUAGES, t
+from bot.present import GAMES
+from engine import variant_named
+
+log = logging.getLogger(__name__)
+JOIN_PAYLOAD = re.compile(r"j(\d{1,12})")
+
+
+async def once(update: Update, context: Context) -> None:
+    """An update redelivered after a crash (same update id) is not handled twice."""
+    if not await uses(context).chats.claim_update(update.update_id):
+        log.info("update %s was already handled", update.update_id)
+        raise ApplicationHandlerStop
+
+
+async def start(update: Update, context: Context) -> None:
+    """/start: what the bot is; with a Join payload, seat the player in that lobby."""
+    user = update.effective_user
+    if user is None:
+        return
+    lang = await language_of(update, context)
+    use = uses(context)
+    if not is_group(update):
+        if context.args and (match := JOIN_PAYLOAD.fullmatch(context.args[0])):
+            await reply(update, await use.lobbies.join(int(match[1]), lang, person_of(user)))
+            return
+        await use.chats.person(person_of(user), can_message=True)
+        await use.seats.welcome_back(user.id)
+    markup = InlineKeyboardMarkup(
+        [[InlineKeyboardButton(t(lang, "start.add_to_group"), url=f"https://t.me/{context.bot.username}?startgroup=kozel")]]
+    )
+    await reply(update, t(lang, "start.hello"), markup if not is_group(update) else None)
+
+
+def variant_from(args: list[str] | None, default: str) -> str | None:
+    """The game named by a command's arguments (by name or alias), ``default`` for none."""
+    text = " ".join(args or [])
+    if not text:
+        return default
+    variant = variant_named(text)
+    return variant.name if variant is not None else None
+
+
+async def newgame(update: Update, context: Context) -> None:
+    """/newgame [game]: open a lobby in this group."""
+    where = await in_group(update, context)
+    if where is None:
+        return
+    use = uses(context)
+    variant = variant_from(context.args, await use.chats.default_variant(where.chat.id))
+    if variant is None:
+        name = escape(" ".join(context.args or []))
+        await reply(update, t(where.lang, "unknown.variant", name=name, games=", ".join(GAMES)))
+        return
+    refusal = await use.lobbies.open(where.chat.id, variant, person_of(where.user), where.lang)
+    if refusal:
+        await reply(update, refusal)
+
+
+async def score(update: Update, context: Context) -> None:
+    """/score: the current series and the chat's all-time table."""
+    where = await in_group(update, context)
+    if where is not None:
+        await reply(update, await uses(context).records.score(where.chat.id, where.lang))
+
+
+async def cancel(update: Update, context: Context) -> None:
+    """/cancel: end the running game or lobby (creator, admin, or a vote of the seated players)."""
+    where = await in_group(update, context)
+    if where is None:
+        return
+    is_admin = admin_check(context, where.chat.id, where.user.id)
+    await reply(update, *await uses(context).votes.cancel(where.chat.id, person_of(where.user), is_admin))
+
+
+async def kick(update: Update, context: Context) -> None:
+    """/kick as a reply to a player's message, or /kick alone for a choice of buttons."""
+    where, message = await in_group(update, context), update.effective_message
+    if where is None or message is None:
+        return
+    target = message.reply_to_message.from_user if message.reply_to_message else None
+    is_admin = admin_check(context, where.chat.id, where.user.id)
+    text, markup = await uses(context).seats.kick(where.chat.id, where.user.id, target.id if target else None, is_admin)
+    if text:
+        await reply(update, text, markup)
+
+
+async def settings(update: Update, context: Context) -> None:
+    """/settings: the chat's settings menu (admins and the open game's creator)."""
+    where = await in_group(update, context, "settings.group_only")
+    if where is not None:
+        is_admin = admin_check(context, where.chat.id, where.user.id)
+        await reply(update, *await uses(context).chats.settings_menu(where.chat.id, where.user.id, is_admin))
+
+
+async def stats(update: Update, context: Context) -> None:
+    """/stats in a private chat: the person's games."""
+    lang = await language_of(update, context)
+    user = update.effective_user
+    if is_group(update) or user is None:
+        await reply(update, t(lang, "stats.private_only"))
+        return
+    await reply(update, await uses(context).records.stats(user.id, lang))
+
+
+async def rules(update: Update, context: Context) -> None:
+    """/rules [game]."""
+    lang = await language_of(update, context)
+    names: tuple[str, ...] = GAMES
+    if context.args:
+        variant = variant_from(context.args, GAMES[0])
+        if variant is None:
+            await reply(update, t(lang, "rules.unknown", games=", ".join(GAMES)))
+            return
+        names = (variant,)
+    await reply(update, "\n\n".join(t(lang, f"rules.{name}") for name in names))
+
+
+async def help_command(update: Update, context: Context) -> None:
+    """/help."""
+    await reply(update, t(await language_of(update, context), "help.text"))
+
+
+async def language(update: Update, context: Context) -> None:
+    """/language en|ru|cs: the group's language (admins), or one's own in a private chat."""
+    lang = await language_of(update, context)
+    chat, user = update.effective_chat, update.effective_user
+    choice = (context.args or [""])[0].lower()
+    if choice not in LANGUAGES or chat is None or user is None:
+        await reply(update, t(lang, "language.usage"))
+        return
+    chats = uses(context).chats
+    if is_group(update):
+        if not await admin_check(context, chat.id, user.id)():
+            await reply(update, t(lang, "language.admins_only"))
+            return
+        await chats.set_language(chat.id, choice)
+    else:
+        await chats.set_person_language(person_of(user), choice)
+    await reply(update, t(choice, "language.set"))
+
+
+async def unknown_command(update: Update, context: Context) -> None:
+    """Any other command."""
+    await reply(update, t(await language_of(update, context), "unknown.command"))

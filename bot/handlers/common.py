@@ -1,0 +1,82 @@
+"""What every handler needs: the use cases, the person and chat of an update, an admin check, a reply."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import cast
+
+from telegram import Chat, InlineKeyboardMarkup, Update, User
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.i18n import t
+from bot.people import Person
+from bot.wiring import UseCases
+
+Context = ContextTypes.DEFAULT_TYPE
+
+
+def uses(context: Context) -> UseCases:
+    return cast(UseCases, context.application.bot_data["uses"])
+
+
+def person_of(user: User) -> Person:
+    return Person(user.id, user.full_name or user.username or str(user.id), user.username, user.language_code)
+
+
+def is_group(update: Update) -> bool:
+    chat = update.effective_chat
+    return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+async def language_of(update: Update, context: Context) -> str:
+    """The chat's language in a group, the person's own in a private chat."""
+    chats = uses(context).chats
+    chat, user = update.effective_chat, update.effective_user
+    person = person_of(user) if user else None
+    if chat is not None and is_group(update):
+        return await chats.language(chat.id, chat.title or "", chat.type, person)
+    if person is not None:
+        return await chats.person_lang(person)
+    return "en"
+
+
+@dataclass(frozen=True)
+class InGroup:
+    """A command sent in a group by a person: its language, chat and author."""
+
+    lang: str
+    chat: Chat
+    user: User
+
+
+async def in_group(update: Update, context: Context, refusal: str = "where.group_only") -> InGroup | None:
+    """The group a command came from; anywhere else the person is told (``refusal``) and None returned."""
+    lang = await language_of(update, context)
+    chat, user = update.effective_chat, update.effective_user
+    if not is_group(update) or chat is None or user is None:
+        await reply(update, t(lang, refusal))
+        return None
+    return InGroup(lang, chat, user)
+
+
+async def reply(update: Update, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    if update.effective_message is not None:
+        await update.effective_message.reply_text(
+            text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_notification=True
+        )
+
+
+def admin_check(context: Context, chat_id: int, user_id: int) -> Callable[[], Awaitable[bool]]:
+    """Whether the person is an admin of the chat, asked of Telegram only if a use case needs to know."""
+
+    async def is_admin() -> bool:
+        try:
+            member = await context.bot.get_chat_member(chat_id, user_id)
+        except TelegramError:
+            return False
+        return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+    return is_admin

@@ -1,0 +1,210 @@
+"""Pure renders of the menus around a game: the lobby, a cancel vote, /kick's choices, /settings, /stats.
+
+Texts are HTML (names are escaped here); each button's data is a typed press from ``bot.callbacks``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import Kick, Lobby, LobbyOp, Setting, Sit, Vote
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, t
+from bot.present import GAMES, Seating, game_title, presenter
+from storage.models import ChatSettings
+
+Rendered = tuple[str, InlineKeyboardMarkup | None]
+
+
+# --- the lobby ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LobbySeat:
+    seat: int
+    name: str | None
+    computer: bool = False
+
+
+def render_lobby(
+    game_id: int,
+    variant: str,
+    options: dict[str, object],
+    seats: Sequence[LobbySeat],
+    *,
+    bot_username: str,
+    lang: str,
+) -> tuple[str, InlineKeyboardMarkup]:
+    shown = presenter(variant)
+    lines = [t(lang, "lobby.title", game=game_title(variant, lang))]
+    if options:
+        lines.append(t(lang, "lobby.options", options=", ".join(f"{k}={v}" for k, v in sorted(options.items()))))
+    rows: list[list[InlineKeyboardButton]] = []
+    if shown.choose_seats:
+        lines.append(t(lang, "lobby.seats_team"))
+        by_seat = {s.seat: s for s in seats}
+        for seat in range(shown.capacity):
+            holder = by_seat.get(seat)
+            name = escape(holder.name) if holder and holder.name else t(lang, "lobby.empty_seat")
+            lines.append(f"  {seat + 1}. {name}")
+        sit = [
+            InlineKeyboardButton(t(lang, "lobby.sit", seat=s + 1), callback_data=Sit(game_id, s).data())
+            for s in range(shown.capacity)
+            if s not in by_seat
+        ]
+        if sit and seats:
+            rows.append(sit)
+    else:
+        lines.append(t(lang, "lobby.seats_czech", count=len(seats)))
+        for index, holder in enumerate(sorted(seats, key=lambda s: s.seat)):
+            lines.append(f"  {index + 1}. {escape(holder.name or '?')}")
+    lines += ["", t(lang, "lobby.how")]
+    join_url = f"https://t.me/{bot_username}?start=j{game_id}"
+    rows.insert(0, [InlineKeyboardButton(t(lang, "lobby.join"), url=join_url)])
+    capacity = shown.capacity
+    computers = (
+        [InlineKeyboardButton(t(lang, "lobby.add_computer"), callback_data=Lobby(game_id, LobbyOp.ADD_COMPUTER).data())]
+        if len(seats) < capacity
+        else []
+    )
+    if any(s.computer for s in seats):
+        computers.append(
+            InlineKeyboardButton(
+                t(lang, "lobby.remove_computer"), callback_data=Lobby(game_id, LobbyOp.REMOVE_COMPUTER).data()
+            )
+        )
+    if computers:
+        rows.append(computers)
+    rows.append(
+        [
+            InlineKeyboardButton(t(lang, "lobby.leave"), callback_data=Lobby(game_id, LobbyOp.LEAVE).data()),
+            InlineKeyboardButton(t(lang, "lobby.start"), callback_data=Lobby(game_id, LobbyOp.START).data()),
+            InlineKeyboardButton(t(lang, "lobby.cancel"), callback_data=Lobby(game_id, LobbyOp.CANCEL).data()),
+        ]
+    )
+    return "\n".join(lines), InlineKeyboardMarkup(rows)
+
+
+# --- /cancel, /kick, /settings, /stats --------------------------------------------------------------------------
+
+
+def render_cancel_vote(game_id: int, *, proposer: str, votes: int, needed: int, total: int, lang: str) -> Rendered:
+    """The vote to cancel a game: who proposed it, how many must agree, and the button to agree."""
+    label = t(lang, "cancel.vote_button", votes=votes, needed=needed)
+    button = InlineKeyboardButton(label, callback_data=Vote(game_id).data())
+    return t(lang, "cancel.vote", name=escape(proposer), needed=needed, total=total), InlineKeyboardMarkup([[button]])
+
+
+def render_kick_choices(game_id: int, seating: Seating, seats: Sequence[int], lang: str) -> Rendered:
+    """/kick without a reply: one button per person at the table whose seat can go to a computer player."""
+    buttons = [
+        [
+            InlineKeyboardButton(
+                t(lang, "kick.button", name=seating.names[s]), callback_data=Kick(game_id, s).data()
+            )
+        ]
+        for s in seats
+    ]
+    return t(lang, "kick.usage"), InlineKeyboardMarkup(buttons) if buttons else None
+
+
+TIMER_CHOICES = (0, 30, 60, 120, 300)
+LEVEL_CHOICES = ("random", "basic", "strong")
+
+
+def _next(choices: Sequence[Any], current: Any) -> Any:
+    return choices[(choices.index(current) + 1) % len(choices)] if current in choices else choices[0]
+
+
+def render_settings(settings: ChatSettings, chat_title: str, lang: str) -> Rendered:
+    """The /settings menu: the chat's settings, each with a button that switches it to its next value."""
+    classic = {"deck": 36, "redeal": True, "all_tricks": "score"} | settings.options.get("classic", {})
+    on_off = {True: t(lang, "settings.on"), False: t(lang, "settings.off")}
+    timer = t(lang, "settings.seconds", n=settings.turn_timer) if settings.turn_timer else t(lang, "settings.off")
+    language = settings.language or DEFAULT_LANGUAGE
+    rule = t(lang, f"settings.all_tricks_{classic['all_tricks']}")
+    lines = [
+        t(lang, "settings.title", chat=escape(chat_title)),
+        t(lang, "settings.default_game", game=game_title(settings.default_variant, lang)),
+        t(lang, "settings.classic", deck=classic["deck"], redeal=on_off[bool(classic["redeal"])], all_tricks=rule),
+        t(lang, "settings.timer", timer=timer),
+        t(lang, "settings.language", language=LANGUAGE_NAMES.get(language, language)),
+        t(lang, "settings.level", level=t(lang, f"level.{settings.computer_level}")),
+        "",
+        t(lang, "settings.hint"),
+    ]
+
+    def button(label: str, key: str, value: object) -> InlineKeyboardButton:
+        return InlineKeyboardButton(label, callback_data=Setting(key, str(value).lower()).data())
+
+    next_game = _next(GAMES, settings.default_variant)
+    rows = [
+        [button("🎴 " + game_title(next_game, lang), "game", next_game)],
+        [
+            button(f"🂠 {_next((36, 32), classic['deck'])}", "deck", _next((36, 32), classic["deck"])),
+            button("🔄 " + on_off[not classic["redeal"]], "redeal", "off" if classic["redeal"] else "on"),
+            button("🏆 " + t(lang, "settings.all_tricks_" + _next(("score", "lose_series"), classic["all_tricks"])),
+                   "alltricks", _next(("score", "lose_series"), classic["all_tricks"])),
+        ],
+        [
+            button("⏱ " + (t(lang, "settings.seconds", n=n) if (n := _next(TIMER_CHOICES, settings.turn_timer))
+                          else t(lang, "settings.off")), "timer", n),
+            button("🌐 " + LANGUAGE_NAMES[_next(LANGUAGES, language)], "lang", _next(LANGUAGES, language)),
+            button("🤖 " + t(lang, "level." + _next(LEVEL_CHOICES, settings.computer_level)), "level",
+                   _next(LEVEL_CHOICES, settings.computer_level)),
+        ],
+    ]  # fmt: skip
+    return "\n".join(lines), InlineKeyboardMarkup(rows)
+
+
+def apply_setting(settings: ChatSettings, key: str, value: str) -> ChatSettings | None:
+    """The settings with one menu choice applied, or None for a choice the menu never offers."""
+    classic = {"deck": 36, "redeal": True, "all_tricks": "score"} | settings.options.get("classic", {})
+    update: dict[str, Any] = {}
+    if key == "game" and value in GAMES:
+        update["default_variant"] = value
+    elif key == "deck" and value in ("36", "32"):
+        classic["deck"] = int(value)
+    elif key == "redeal" and value in ("on", "off"):
+        classic["redeal"] = value == "on"
+    elif key == "alltricks" and value in ("score", "lose_series"):
+        classic["all_tricks"] = value
+    elif key == "timer" and value.isdigit() and int(value) in TIMER_CHOICES:
+        update["turn_timer"] = int(value)
+    elif key == "lang" and value in LANGUAGES:
+        update["language"] = value
+    elif key == "level" and value in LEVEL_CHOICES:
+        update["computer_level"] = value
+    else:
+        return None
+    if key in ("deck", "redeal", "alltricks"):
+        update["options"] = settings.options | {"classic": classic}
+    return settings.model_copy(update=update)
+
+
+@dataclass(frozen=True)
+class StatsLine:
+    variant: str
+    played: int
+    won: int
+    lost: int
+    eggs: int
+    molodkas: int
+    kozels: int
+
+
+def render_stats(lines: Sequence[StatsLine], lang: str) -> str:
+    """/stats: a person's games, per game."""
+    if not lines:
+        return t(lang, "stats.none")
+    out = [t(lang, "stats.title")]
+    for line in lines:
+        out.append(
+            t(lang, "stats.line", game=game_title(line.variant, lang), played=line.played, won=line.won, lost=line.lost)
+        )
+        out.append("   " + t(lang, "stats.extra", eggs=line.eggs, molodkas=line.molodkas, kozels=line.kozels))
+    return "\n".join(out)

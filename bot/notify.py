@@ -1,0 +1,280 @@
+"""Events → renders → the publisher, after the game's lock is released.
+
+Nothing is shown before it is committed: each render first waits while an applied action of its game is
+still being stored (``Live.settled``).
+
+A flood wait on one send stalls only the telling, never the next press of the game.  The tellings of one
+game run one after the other (a lock per game of its own), so the chats see the changes in the order they
+were made; each render reads the state as it is when it is sent, so a later change is never undone.
+What the chats show (the table, hand and reminder messages) is this module's: it keeps their ids.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from html import escape
+from typing import TYPE_CHECKING
+
+from bot.events import (
+    Applied,
+    DealEnded,
+    DealOpened,
+    Edit,
+    Event,
+    GameEnded,
+    HandChanged,
+    HandResent,
+    Say,
+    SeatChanged,
+    SeriesEnded,
+    TrickTaken,
+    TurnCame,
+    TurnMissed,
+)
+from bot.i18n import t
+from bot.live import Live, LiveGames
+from bot.publisher import Publisher
+from bot.render import Rendered, render_deal_result, render_hand, render_hand_closed, render_outcome, render_table
+from storage import Storage
+
+if TYPE_CHECKING:
+    from bot.clock import Clock, Handle
+
+
+class Notifier:
+    def __init__(
+        self, storage: Storage, publisher: Publisher, games: LiveGames, clock: Clock, turn_ping: float
+    ) -> None:
+        self.storage = storage
+        self.publisher = publisher
+        self.games = games
+        self.clock = clock
+        self.turn_ping = turn_ping
+        self._telling: dict[int, asyncio.Lock] = {}
+        self._pings: dict[tuple[int, int], Handle] = {}
+
+    async def tell(self, events: Sequence[Event]) -> None:
+        """Show what ``events`` changed, in order (one game's tellings one after the other)."""
+        if not events:
+            return
+        game_id = next((key for e in events if (key := self._game_of(e)) is not None), None)
+        if game_id is None:
+            for event in events:
+                await self._one(event)
+            return
+        lock = self._telling.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            for event in events:
+                await self._one(event)
+        if not lock.locked() and self.games.get(game_id) is None:
+            self._telling.pop(game_id, None)  # nothing is being told about it now
+
+    @staticmethod
+    def _game_of(event: Event) -> int | None:
+        live = getattr(event, "live", None)
+        if isinstance(live, Live):
+            return live.game_id
+        return event.lobby_of if isinstance(event, Say) else None
+
+    async def _one(self, event: Event) -> None:
+        live = getattr(event, "live", None)
+        if isinstance(live, Live):
+            await live.settled()  # each render below reads the state before any further await
+        match event:
+            case Applied(live=live, seats=seats):
+                self.show_table(live)
+                for seat in seats:
+                    self.show_hand(live, seat)
+            case TrickTaken():
+                pass  # the table of the same action shows it
+            case TurnCame(live=live, seat=seat, version=version):
+                if self.turn_ping <= 0:
+                    await self.resend_hand(live, seat)
+                else:
+                    self.show_hand(live, seat)
+                    self.schedule_ping(live.game_id, seat, version)
+            case DealEnded(live=live, deals_before=before):
+                await self.announce(live, before)
+                await self.open_deal(live)
+            case DealOpened(live=live, resume=resume):
+                await self.open_deal(live, resume=resume)
+            case HandResent(live=live, seat=seat):
+                await self.resend_hand(live, seat)
+            case SeriesEnded(live=live, deals_before=before):
+                for seat in range(len(live.seats)):
+                    self.cancel_ping(live.game_id, seat)
+                await self.announce(live, before)
+            case HandChanged(live=live, seat=seat):
+                self.show_hand(live, seat)
+            case SeatChanged(live=live, seat=seat, key=key, name=name, back=back):
+                self.show_table(live)
+                if back:
+                    await self.resend_hand(live, seat)
+                else:
+                    self.show_hand(live, seat)
+                await self.publisher.send(live.game.chat_id, t(live.chat_lang, key, name=name))
+            case TurnMissed(live=live, name=name, count=count):
+                key = "timer.away" if count >= 2 else "timer.expired"
+                await self.publisher.send(live.game.chat_id, t(live.chat_lang, key, name=name, count=count))
+            case GameEnded():
+                self.close(event)
+            case Say(chat_id=chat_id, text=text, markup=markup, lobby_of=lobby_of):
+                message_id = await self.publisher.send(chat_id, text, markup)
+                if lobby_of is not None:
+                    await self.storage.games.set_lobby_message(lobby_of, message_id)
+            case Edit(chat_id=chat_id, message_id=message_id, text=text, markup=markup):
+                self.publisher.edit(chat_id, message_id, text, markup)
+
+    # --- the table and the hands ------------------------------------------------------------------------
+
+    def prelude(self, live: Live, deal_no: int) -> str:
+        """The head of deal ``deal_no``'s table message: the previous deal's result, so that every result
+        stays in the group's history without a message of its own."""
+        deals = live.state.deals
+        if 1 <= deal_no <= len(deals):
+            return render_deal_result(deals[deal_no - 1], live.game.variant, live.seating, live.chat_lang) + "\n\n"
+        return ""
+
+    def table_text(self, live: Live) -> str:
+        """The group's table of the current deal, headed by the previous deal's result."""
+        state = live.state
+        return self.prelude(live, state.deal_no) + render_table(state.view(None), live.seating, live.chat_lang)
+
+    def show_table(self, live: Live) -> None:
+        if live.game.table_message_id is not None:
+            self.publisher.edit(live.game.chat_id, live.game.table_message_id, self.table_text(live))
+
+    @staticmethod
+    def hand(live: Live, seat: int) -> Rendered:
+        """The seat's hand message as it stands: his view, his chosen cards, "I'm back" while away."""
+        return render_hand(
+            live.state.view(seat),
+            live.seating,
+            live.lang_of(seat),
+            game_id=live.game_id,
+            version=live.version,
+            selection=live.selection.get(seat, frozenset()),
+            away=live.seats[seat].stand_in is not None,
+        )
+
+    def show_hand(self, live: Live, seat: int) -> None:
+        user = live.user_of(seat)
+        message_id = live.seats[seat].hand_message_id if seat < len(live.seats) else None
+        if user is not None and message_id is not None:
+            self.publisher.edit(user, message_id, *self.hand(live, seat))
+
+    async def resend_hand(self, live: Live, seat: int, *, notify: bool = True) -> None:
+        """Move the hand message down with a notification: the player's turn has come."""
+        user = live.user_of(seat)
+        if user is None:
+            return
+        await live.settled()
+        deal_no = live.state.deal_no
+        text, markup = self.hand(live, seat)
+        old = live.seats[seat].hand_message_id
+        if old is not None:
+            await self.publisher.delete(user, old)
+        message_id = await self.publisher.send(user, text, markup, notify=notify)
+        await self.storage.games.set_hand_message(live.game_id, seat, message_id, deal_no)
+        live.seats[seat] = live.seats[seat].model_copy(update={"hand_message_id": message_id, "hand_deal_no": deal_no})
+
+    async def open_deal(self, live: Live, *, resume: bool = False) -> None:
+        """Post the table of the current deal and each hand (or, on resume, bring them up to date)."""
+        await live.settled()
+        state = live.state
+        game = live.game
+        if resume and game.table_message_id is not None and game.table_deal_no == state.deal_no:
+            self.show_table(live)
+        else:
+            deal_no = state.deal_no
+            message_id = await self.publisher.send(game.chat_id, self.table_text(live))
+            await self.storage.games.set_table_message(game.game_id, message_id, deal_no)
+            live.game = live.game.model_copy(update={"table_message_id": message_id, "table_deal_no": deal_no})
+        for seat in range(state.num_players):
+            current = live.seats[seat]
+            if resume and current.hand_message_id is not None and current.hand_deal_no == state.deal_no:
+                await live.settled()
+                self.show_hand(live, seat)
+            else:
+                await self.resend_hand(live, seat, notify=seat == state.to_move)
+
+    async def announce(self, live: Live, deals_before: int) -> None:
+        """A deal has ended: close its table and hand messages; at the end of the series post the last result
+        and the outcome (a continuing series shows the result at the head of the next table message)."""
+        await live.settled()
+        state = live.state
+        game = live.game
+        lang = live.chat_lang
+        if deals_before < len(state.deals):
+            finished = state.deals[-1].deal_no + 1
+            for seat in range(len(live.seats)):
+                user, message_id = live.user_of(seat), live.seats[seat].hand_message_id
+                stale = live.seats[seat].hand_deal_no != state.deal_no or state.is_over
+                if user is not None and message_id is not None and stale:
+                    closed = render_hand_closed(finished, live.lang_of(seat), state.is_over)
+                    self.publisher.edit(user, message_id, closed)
+            if game.table_message_id is not None and (game.table_deal_no != state.deal_no or state.is_over):
+                closed = self.prelude(live, finished - 1) + t(lang, "hand.deal_over", deal=finished)
+                self.publisher.edit(game.chat_id, game.table_message_id, closed)
+        announced = len(state.deals)
+        if state.outcome is not None and deals_before <= len(state.deals):
+            parts = [render_deal_result(r, game.variant, live.seating, lang) for r in state.deals[deals_before:]]
+            parts.append(render_outcome(state.outcome, game.variant, live.seating, lang))
+            await self.publisher.send(game.chat_id, "\n\n".join(parts))
+            announced += 1
+        await self.storage.games.set_announced_deals(game.game_id, announced)
+        live.game = live.game.model_copy(update={"announced_deals": announced})
+
+    def close(self, ended: GameEnded) -> None:
+        """A cancelled game: the table, hands and lobby lose their buttons."""
+        live, notice = ended.live, ended.notice
+        if notice is not None and ended.lobby_message_id is not None and ended.was_lobby:
+            self.publisher.edit(ended.chat_id, ended.lobby_message_id, notice)
+        if live is None:
+            return
+        for seat in range(len(live.seats)):
+            self.cancel_ping(live.game_id, seat)
+        if notice is not None and live.game.table_message_id is not None:
+            self.publisher.edit(live.game.chat_id, live.game.table_message_id, self.table_text(live) + "\n\n" + notice)
+        for seat in range(len(live.seats)):
+            user, message_id = live.user_of(seat), live.seats[seat].hand_message_id
+            if user is not None and message_id is not None:
+                lang = live.lang_of(seat)
+                closed = render_hand_closed(live.state.deal_no + 1, lang, True) if notice else t(lang, "bot.closed")
+                self.publisher.edit(user, message_id, closed)
+
+    # --- a private word when the turn came ------------------------------------------------------------------
+
+    def schedule_ping(self, game_id: int, seat: int, version: int) -> None:
+        """Notify a player whose turn came, unless he moves within ``turn_ping`` seconds (a player who is
+        watching needs no notification, and an edit costs one call where a notification costs two)."""
+        self.cancel_ping(game_id, seat)
+        self._pings[(game_id, seat)] = self.clock.later(self.turn_ping, self.ping, game_id, seat, version)
+
+    def cancel_ping(self, game_id: int, seat: int) -> None:
+        if (old := self._pings.pop((game_id, seat), None)) is not None:
+            old.cancel()
+
+    async def ping(self, game_id: int, seat: int, version: int) -> None:
+        self._pings.pop((game_id, seat), None)
+        live = self.games.get(game_id)
+        if live is None or live.version != version or live.state.to_move != seat:
+            return
+        user = live.user_of(seat)
+        if user is not None and self.publisher.busy(user):
+            # His hand has not even reached him yet (flood limits): count the delay from its delivery.
+            self.schedule_ping(game_id, seat, version)
+            return
+        async with self._telling.setdefault(game_id, asyncio.Lock()):
+            if live.version == version and self.games.is_current(live):
+                await self.resend_hand(live, seat)
+
+    def close_all(self) -> None:
+        """Cancel pending turn notifications (on shutdown)."""
+        for handle in self._pings.values():
+            handle.cancel()
+        self._pings.clear()
+
+    def reminder_text(self, live: Live, seat: int, left: int) -> str:
+        return t(live.lang_of(seat), "timer.reminder", chat=escape(live.seating.chat_title), seconds=left)

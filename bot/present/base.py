@@ -1,0 +1,99 @@
+"""What every game shows alike, and the presenter's hooks for what each game shows its own way."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from html import escape
+
+from bot.i18n import t
+from engine import Card, DealResult, Outcome, Variant, View, find_variant
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who sits where, and the group's title: what the renders need besides the view."""
+
+    names: tuple[str, ...]
+    chat_title: str = ""
+
+    def name(self, seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(self.names):
+            return "?"
+        return escape(self.names[seat])
+
+    def team(self, team: int, lang: str) -> str:
+        names = " &amp; ".join(self.name(s) for s in range(team, len(self.names), 2))
+        return t(lang, "team.a" if team == 0 else "team.b", names=names)
+
+
+def game_title(variant: str, lang: str) -> str:
+    return t(lang, f"game.{variant}")
+
+
+def teams_line(key: str, values: Sequence[int], seating: Seating, lang: str) -> str:
+    """A line naming both teams with one number each (``table.score_teams``, ``deal.points_teams``)."""
+    return t(lang, key, a=seating.team(0, lang), sa=values[0], pa=values[0], b=seating.team(1, lang),
+             sb=values[1], pb=values[1])  # fmt: skip
+
+
+def each_line(values: Sequence[int], seating: Seating, sign: str = "") -> str:
+    """``Ann +3, Bob 0 …``: one number per seat."""
+    return ", ".join(f"{seating.name(s)} {sign}{v}" for s, v in enumerate(values))
+
+
+class Presenter:
+    """How one game is shown: its card labels and order, the lines of its table and results, the way its
+    hand keyboard works.  The facts (seat counts, teams) come from the engine's variant."""
+
+    name: str = ""
+    selects_cards = False  # keyboard mode: cards are toggled, then a move button plays them
+    marks_trick_top = False  # the table marks the play that is winning the trick
+    kozel_points: int | None = None  # /stats counts the deals with this many penalty points (the kozel taken)
+    all_time_key = "score.all_time_line"
+
+    @property
+    def variant(self) -> Variant:
+        return find_variant(self.name)
+
+    @property
+    def capacity(self) -> int:
+        return max(self.variant.players)
+
+    @property
+    def choose_seats(self) -> bool:
+        """In a team game people pick their seat (partners sit opposite); otherwise seats follow arrival."""
+        return self.variant.teams
+
+    def card_label(self, card: Card) -> str:
+        return str(card)
+
+    def cards_label(self, cards: Iterable[Card]) -> str:
+        return " ".join(self.card_label(c) for c in cards)
+
+    def sort_hand(self, cards: Iterable[Card], trump: int | None = None) -> list[Card]:
+        return sorted(cards, key=lambda c: (int(c.suit), int(c.rank)))
+
+    def status_lines(self, view: View, seating: Seating, lang: str) -> list[str]:
+        return []
+
+    def answer_prompt(self, view: View, lang: str) -> str | None:
+        """The hand's prompt when the seat answers a trick in its own way (None: the common prompt)."""
+        return None
+
+    def score_line(self, totals: Sequence[int], seating: Seating, lang: str) -> str:
+        return t(lang, "table.score_players", totals=each_line(totals, seating))
+
+    def result_lines(self, result: DealResult, seating: Seating, lang: str) -> list[str]:
+        raise NotImplementedError
+
+    def outcome_lines(self, outcome: Outcome, seating: Seating, lang: str) -> list[str]:
+        raise NotImplementedError
+
+    def deal_summary(self, result: DealResult, seating: Seating) -> str:
+        """One deal in /score's list of the series."""
+        raise NotImplementedError
+
+    def seat_count_refusal(self, count: int, lang: str) -> str | None:
+        """Why a lobby of ``count`` players cannot start, or None when it can."""
+        raise NotImplementedError

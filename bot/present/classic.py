@@ -1,0 +1,27 @@
+"""Classic Kozel: jacks, queens and clubs are trumps, listed first in the hand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.i18n import t
+from bot.present.base import Seating
+from bot.present.teams import TeamPresenter
+from engine import Card, View
+from engine.classic import ESUIT, POWER, TRUMP_SUIT
+
+
+class ClassicPresenter(TeamPresenter):
+    name = "classic"
+
+    def sort_hand(self, cards: Iterable[Card], trump: int | None = None) -> list[Card]:
+        return sorted(cards, key=lambda c: (ESUIT[c] != TRUMP_SUIT, ESUIT[c], POWER[c]))
+
+    def status_lines(self, view: View, seating: Seating, lang: str) -> list[str]:
+        lines = [t(lang, "table.classic_trumps")]
+        if view.trump_lead_banned:
+            banned = ", ".join(seating.name(s) for s in view.trump_lead_banned)
+            lines.append(t(lang, "table.ban", names=banned))
+        if view.eggs_pending:
+            lines.append(t(lang, "table.eggs_pending", count=view.eggs_pending))
+        return lines

@@ -1,0 +1,38 @@
+"""Four-card Kozel: one trump suit shown with its card and the stock; cards are chosen, then played."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.i18n import t
+from bot.present.base import Seating
+from bot.present.teams import TeamPresenter
+from engine import Card, View
+from engine.four_card import ORDER
+
+
+class FourCardPresenter(TeamPresenter):
+    name = "four_card"
+    selects_cards = True  # F7/F8: a lead or an answer is several cards
+    marks_trick_top = True
+    score_key = "deal.defeat"
+
+    def sort_hand(self, cards: Iterable[Card], trump: int | None = None) -> list[Card]:
+        return sorted(cards, key=lambda c: (c.suit == trump, int(c.suit), ORDER[c]))
+
+    def status_lines(self, view: View, seating: Seating, lang: str) -> list[str]:
+        lines = []
+        if view.trump is not None and view.trump_card is not None:
+            card = self.card_label(view.trump_card)
+            if view.trump_card_holder is None:
+                lines.append(t(lang, "table.trump", suit=view.trump.symbol, card=card))
+            else:
+                holder = seating.name(view.trump_card_holder)
+                lines.append(t(lang, "table.trump_taken", suit=view.trump.symbol, card=card, name=holder))
+            lines.append(t(lang, "table.stock", count=view.stock_size))
+        if view.eggs_pending:
+            lines.append(t(lang, "table.eggs_pending", count=view.eggs_pending))
+        return lines
+
+    def answer_prompt(self, view: View, lang: str) -> str | None:
+        return t(lang, "hand.your_answer", count=len(view.trick[0].cards)) if view.trick else None

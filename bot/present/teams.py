@@ -1,0 +1,66 @@
+"""What the two team games (four-card and classic Kozel) show alike."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import t
+from bot.present.base import Presenter, Seating, game_title, teams_line
+from engine import DealResult, Outcome
+
+
+class TeamPresenter(Presenter):
+    score_key = "deal.pairs"  # the line of what a team scored in a deal
+
+    def score_line(self, totals: Sequence[int], seating: Seating, lang: str) -> str:
+        if len(totals) == 2:
+            return teams_line("table.score_teams", totals, seating, lang)
+        return super().score_line(totals, seating, lang)
+
+    def result_lines(self, result: DealResult, seating: Seating, lang: str) -> list[str]:
+        lines = []
+        events = set(result.events)
+        if "queen_caught" in events:
+            scorer = 0 if result.score[0] else 1
+            lines.append(t(lang, "deal.queen", team=seating.team(scorer, lang)))
+        else:
+            lines.append(teams_line("deal.points_teams", result.points, seating, lang))
+        if result.eggs:
+            lines.append(t(lang, "deal.eggs"))
+        if "all_tricks" in events:
+            taker = 0 if result.tricks[1] == 0 else 1
+            lines.append(t(lang, "deal.all_tricks", team=seating.team(taker, lang)))
+        for team in (0, 1):
+            if result.score[team] and "queen_caught" not in events:
+                lines.append(t(lang, self.score_key, team=seating.team(team, lang), points=result.score[team]))
+        if "reset" in events:
+            lines.append(t(lang, "deal.reset"))
+        for event in result.events:
+            if event.startswith("egg_bonus:"):
+                lines.append(t(lang, "deal.egg_bonus", points=event.split(":")[1]))
+        lines.append(teams_line("table.score_teams", result.totals, seating, lang))
+        return lines
+
+    def outcome_lines(self, outcome: Outcome, seating: Seating, lang: str) -> list[str]:
+        lines = []
+        goats = outcome.losers[0] % 2
+        if outcome.reason == "no_trick":
+            lines.append(t(lang, "series.no_trick", team=seating.team(goats, lang)))
+        key = "series.goats_eggs" if outcome.with_eggs else "series.goats"
+        lines.append(t(lang, key, team=seating.team(goats, lang)))
+        lines.append(t(lang, "series.winners", names=seating.team(1 - goats, lang)))
+        return lines
+
+    def deal_summary(self, result: DealResult, seating: Seating) -> str:
+        marks = []
+        if result.eggs:
+            marks.append("🥚")
+        if "queen_caught" in result.events:
+            marks.append("👑")
+        score = f"{result.points[0]}:{result.points[1]} → +{result.score[0]}/+{result.score[1]}"
+        return score + ((" " + " ".join(marks)) if marks else "")
+
+    def seat_count_refusal(self, count: int, lang: str) -> str | None:
+        if count in self.variant.players:
+            return None
+        return t(lang, "lobby.need_players_team", game=game_title(self.name, lang), count=count)

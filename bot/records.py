@@ -1,0 +1,62 @@
+"""/stats and /score's all-time table: aggregates read from storage in one query each, then rendered."""
+
+from __future__ import annotations
+
+from html import escape
+
+from bot.i18n import t
+from bot.live import LiveGames
+from bot.menus import StatsLine, render_stats
+from bot.present import GAMES, game_title, presenter
+from bot.render import deal_line, score_line
+from storage import Storage
+
+
+class Records:
+    def __init__(self, storage: Storage, games: LiveGames) -> None:
+        self.storage = storage
+        self.games = games
+
+    async def score(self, chat_id: int, lang: str) -> str:
+        """/score: the running series deal by deal, and the chat's all-time tables."""
+        lines: list[str] = []
+        game = await self.storage.games.open_game(chat_id)
+        if game is not None and game.status == "active":
+            async with self.games.lock(game.game_id):
+                live = await self.games.load(game.game_id)
+                if live is not None:
+                    state = live.state
+                    lines.append(t(lang, "score.current", game=game_title(game.variant, lang), deal=state.deal_no + 1))
+                    lines += [deal_line(d, game.variant, live.seating, lang) for d in state.deals[-15:]]
+                    lines.append(score_line(state.view(None), live.seating, lang))
+                    lines.append("")
+        lines += await self.all_time(chat_id, lang)
+        return "\n".join(lines).strip() or t(lang, "score.none")
+
+    async def stats(self, user_id: int, lang: str) -> str:
+        """/stats: per game, the series played, won and lost, eggs, molodkas and kozels taken."""
+        kozels = {name: points for name in GAMES if (points := presenter(name).kozel_points) is not None}
+        found = {s.variant: s for s in await self.storage.results.player_stats(user_id, kozels)}
+        lines = [
+            StatsLine(name, s.played, s.won, s.lost, s.eggs, s.molodkas, s.kozels)
+            for name in GAMES
+            if (s := found.get(name)) is not None
+        ]
+        return render_stats(lines, lang)
+
+    async def all_time(self, chat_id: int, lang: str) -> list[str]:
+        """The chat's all-time table of each game it has played (cancelled games do not count)."""
+        lines: list[str] = []
+        for variant in GAMES:
+            table = await self.storage.results.chat_table(chat_id, variant)
+            if not table:
+                continue
+            lines.append(t(lang, "score.all_time", game=game_title(variant, lang)))
+            key = presenter(variant).all_time_key
+            for rank, line in enumerate(table[:20], 1):
+                lines.append(
+                    t(lang, key, rank=rank, name=escape(line.name), played=line.played, won=line.won,
+                      lost=line.lost, points=line.table_points)
+                )  # fmt: skip
+            lines.append("")
+        return lines

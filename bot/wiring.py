@@ -1,0 +1,121 @@
+"""The use cases of the bot, built once over one storage and one publisher and wired to each other."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+
+from bot.chats import Chats
+from bot.clock import Clock, LobbyExpiry, Tasks, TurnTimers
+from bot.computers import Computers
+from bot.config import Settings
+from bot.live import LiveGames
+from bot.lobby import Lobbies, new_seed
+from bot.notify import Notifier
+from bot.publisher import Publisher
+from bot.records import Records
+from bot.seats import Seats
+from bot.table import Table
+from bot.votes import Votes
+from storage import Storage
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class UseCases:
+    games: LiveGames
+    tasks: Tasks
+    notifier: Notifier
+    table: Table
+    computers: Computers
+    timers: TurnTimers
+    expiry: LobbyExpiry
+    lobbies: Lobbies
+    votes: Votes
+    seats: Seats
+    chats: Chats
+    records: Records
+
+    async def restore(self) -> int:
+        """At start-up: load every running game, bring its messages up to date, re-arm its timer (counting
+        the time gone since its last move) and let its computer players go on."""
+        storage = self.games.storage
+        count = 0
+        for game in await storage.games.unannounced():
+            async with self.games.lock(game.game_id):
+                live = await self.games.build(game)
+                if game.status == "active":
+                    self.games.put(live)
+            await self.notifier.announce(live, game.announced_deals)
+            if game.status == "active":
+                await self.notifier.open_deal(live, resume=True)
+                since = await storage.games.last_action_at(game.game_id)
+                now = self.notifier.clock.now()
+                self.timers.arm(live, elapsed=max(now - since, 0.0) if since else 0.0)
+                self.computers.drive(live)
+            count += 1
+        for lobby in await storage.games.with_status("lobby"):
+            self.expiry.schedule(lobby.game_id)
+        return count
+
+    async def close(self) -> None:
+        """Stop every timer and background task (on shutdown)."""
+        self.notifier.close_all()
+        self.timers.close()
+        self.expiry.close()
+        await self.tasks.close()
+
+
+def build(
+    storage: Storage,
+    publisher: Publisher,
+    bot_username: str,
+    settings: Settings,
+    *,
+    executor: Executor | None = None,
+    seeds: Callable[[], int] = new_seed,
+    make_clock: Callable[[Tasks], Clock] = Clock,
+) -> UseCases:
+    """``seeds``: each new game's seed; ``make_clock``: the time of timers, reminders, pings and lobby expiry."""
+    games = LiveGames(storage)
+    tasks = Tasks()
+    clock = make_clock(tasks)
+    notifier = Notifier(storage, publisher, games, clock, settings.turn_ping_seconds)
+    tell = notifier.tell
+    table = Table(storage, games, tell)
+    computers = Computers(
+        games,
+        table,
+        tasks,
+        budget=settings.computer_budget_seconds,
+        pause=settings.computer_pause_seconds,
+        executor=executor,
+    )
+    timers = TurnTimers(games, table, computers, notifier, clock, scale=settings.timer_scale)
+    table.moved_on += [timers.arm, computers.drive]
+    expiry = LobbyExpiry(clock, settings.lobby_ttl_seconds)
+    votes = Votes(storage, games, table, tell)
+    seats = Seats(storage, games, table, votes, tell)
+    uses = UseCases(
+        games=games,
+        tasks=tasks,
+        notifier=notifier,
+        table=table,
+        computers=computers,
+        timers=timers,
+        expiry=expiry,
+        lobbies=Lobbies(storage, games, table, expiry, bot_username, tell=tell, seeds=seeds),
+        votes=votes,
+        seats=seats,
+        chats=Chats(storage, games, bot_username, tell),
+        records=Records(storage, games),
+    )
+
+    def blocked(user_id: int) -> None:  # a private chat refused us (403): the person blocked the bot
+        tasks.spawn(seats.player_blocked(user_id))
+
+    publisher.on_forbidden = blocked
+    return uses

@@ -1,0 +1,101 @@
+"""The table use case without Telegram: a press → the engine → a commit → the events, told outside the lock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.callbacks import Clear, Lobby, LobbyOp, Play, Toggle, Unplayable
+from bot.events import Applied, DealEnded, HandChanged, SeriesEnded, TurnCame
+from bot.i18n import t
+from bot.live import Live
+from tests.usecases import CHAT, Bench, bench, no, people
+
+
+async def started(b: Bench, variant: str, players: int) -> Live:
+    seated = people(players)
+    await b.lobbies.open(CHAT, variant, seated[0], "en")
+    game = await b.storage.games.open_game(CHAT)
+    assert game is not None
+    for person in seated:
+        await b.lobbies.join(game.game_id, "en", person)
+    assert await b.lobbies.press(Lobby(game.game_id, LobbyOp.START), seated[0], no) is None
+    b.told.take()
+    live = b.games.get(game.game_id)
+    assert live is not None
+    return live
+
+
+def user(seat: int) -> int:
+    return seat + 1  # people(n) are users 1…n, seated in order
+
+
+async def test_a_legal_press_is_committed_then_told(tmp_path: Path) -> None:
+    async with bench(tmp_path) as b:
+        live = await started(b, "czech", 3)
+        seat = live.state.to_move
+        assert seat is not None
+        action = live.state.legal_actions(seat)[0]
+        assert await b.table.press(Play(live.game_id, live.version, action), user(seat)) is None
+        row = await b.storage.games.get(live.game_id)
+        assert row is not None and row.action_count == 1
+        events = b.told.take()
+        applied = next(e for e in events if isinstance(e, Applied))
+        assert applied.action == action and seat in applied.seats
+        came = [e for e in events if isinstance(e, TurnCame)]
+        assert [e.seat for e in came] == ([live.state.to_move] if live.state.to_move not in (None, seat) else [])
+        assert b.told.under_lock == 0
+
+
+async def test_refused_presses_change_nothing(tmp_path: Path) -> None:
+    async with bench(tmp_path) as b:
+        live = await started(b, "classic", 4)
+        seat = live.state.to_move
+        assert seat is not None
+        other = (seat + 1) % 4
+        action = live.state.legal_actions(seat)[0]
+        stale = Play(live.game_id, live.version + 1, action)
+        assert await b.table.press(stale, user(seat)) == t("en", "press.stale")
+        assert b.told.take() == [HandChanged(live, seat)]  # his hand is shown anew
+        assert await b.table.press(Play(live.game_id, 0, action), user(other)) == t("en", "press.not_yours")
+        assert await b.table.press(Play(live.game_id, 0, action), 99) == t("en", "press.not_yours")
+        card = live.state.hands[seat][0]
+        assert await b.table.press(Toggle(live.game_id, 0, card), user(seat)) == t("en", "press.bad")  # classic
+        unplayable = await b.table.press(Unplayable(live.game_id, 0), user(other))
+        assert unplayable in (t("en", "press.not_your_turn"), t("en", "press.not_playable"))
+        assert await b.table.press(Play(live.game_id, 0, action), user(seat)) is None
+        assert live.version == 1
+        assert await b.table.press(Play(live.game_id, 1, action), user(seat)) == t("en", "press.illegal")
+        row = await b.storage.games.get(live.game_id)
+        assert row is not None and row.action_count == 1
+
+
+async def test_cards_are_chosen_before_a_four_card_move(tmp_path: Path) -> None:
+    """F7: a lead is one to four cards, chosen one by one, then played with the move button."""
+    async with bench(tmp_path) as b:
+        live = await started(b, "four_card", 4)
+        seat = live.state.to_move
+        assert seat is not None
+        card = next(c for a in live.state.legal_actions(seat) for c in a.cards)
+        assert await b.table.press(Toggle(live.game_id, 0, card), user(seat)) is None
+        assert live.selection[seat] == frozenset({card}) and b.told.take() == [HandChanged(live, seat)]
+        assert await b.table.press(Clear(live.game_id, 0), user(seat)) is None
+        assert seat not in live.selection
+        row = await b.storage.games.get(live.game_id)
+        assert row is not None and row.action_count == 0
+
+
+async def test_a_series_played_to_its_end_tells_every_deal_and_leaves_the_cache(tmp_path: Path) -> None:
+    async with bench(tmp_path) as b:
+        live = await started(b, "czech", 3)
+        ends = 0
+        while not live.state.is_over:
+            seat = next(s for s in range(3) if live.state.legal_actions(s))
+            async with b.games.lock(live.game_id):
+                events = await b.table.act(live, live.state.legal_actions(seat)[0], user(seat))
+            ends += sum(isinstance(e, DealEnded) for e in events)
+            assert len(live.state.deals) == ends + sum(isinstance(e, SeriesEnded) for e in events)
+        assert isinstance(events[-1], SeriesEnded) and events[-1].deals_before == len(live.state.deals) - 1
+        assert b.games.get(live.game_id) is None  # state, selection and lock dropped
+        row = await b.storage.games.get(live.game_id)
+        assert row is not None and row.status == "finished" and row.action_count == len(live.state.history)
+        assert await b.table.press(Play(live.game_id, 0, live.state.history[0]), 1) == t("en", "press.over")
