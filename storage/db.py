@@ -153,6 +153,14 @@ class Database:
                 )
                 await self.conn.execute(f"PRAGMA user_version = {migration.version}")
 
+    async def probe_write(self) -> None:
+        """Write and commit one row (the health check's proof that the file takes writes); raises if it cannot."""
+        async with self.transaction():
+            await self.execute(
+                "INSERT INTO heartbeat (id, at) VALUES (1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) "
+                "ON CONFLICT (id) DO UPDATE SET at = excluded.at"
+            )
+
     async def schema_version(self) -> int:
         row = await self.fetchone("PRAGMA user_version")
         return int(row[0]) if row else 0
