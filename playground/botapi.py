@@ -25,7 +25,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+import aiohttp
 from aiohttp import web
 
 SPEC_PATH = Path(__file__).resolve().parent / "api.json"
@@ -239,6 +241,9 @@ class BotApiServer:
         self.pressed_by: dict[str, int] = {}  # callback query id -> the user who pressed
         self._last_update_id = 0
         self._last_callback_id = 0
+        self.webhook: dict[str, str] | None = None  # url and secret_token, while a webhook is set
+        self.webhook_refused: list[int] = []  # HTTP statuses of deliveries the bot's webhook refused (0: no answer)
+        self._delivery: asyncio.Task[None] | None = None
 
     # --- lifecycle --------------------------------------------------------------------------------------
 
@@ -255,6 +260,11 @@ class BotApiServer:
         self.port = server.sockets[0].getsockname()[1]
 
     async def stop(self) -> None:
+        self.webhook = None
+        if self._delivery is not None:
+            self._delivery.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._delivery
         async with self._new_update:
             self._new_update.notify_all()
         if self.runner is not None:
@@ -522,7 +532,68 @@ class BotApiServer:
                 "supports_inline_queries": False}  # fmt: skip
 
     async def m_deleteWebhook(self, params: dict[str, Any]) -> bool:
+        self.webhook = None
+        if params.get("drop_pending_updates"):
+            self._drop_pending()
         return True
+
+    async def m_setWebhook(self, params: dict[str, Any]) -> bool:
+        """Telegram posts each update to the URL, one at a time and in order, with the secret token in the
+        ``X-Telegram-Bot-Api-Secret-Token`` header, and posts it again until the webhook answers 2xx.
+        Telegram wants HTTPS; this server also takes plain HTTP to the loopback, where its tests run."""
+        url = params["url"]
+        if not url:
+            return await self.m_deleteWebhook(params)
+        parts = urlsplit(url)
+        if parts.scheme != "https" and not (parts.scheme == "http" and parts.hostname in ("127.0.0.1", "localhost")):
+            raise ApiError(400, "Bad Request: bad webhook: An HTTPS URL must be provided for webhook")
+        secret = params.get("secret_token") or ""
+        if secret and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret):
+            raise ApiError(400, "Bad Request: secret token contains unallowed characters")
+        if params.get("drop_pending_updates"):
+            self._drop_pending()
+        self.webhook = {"url": url, "secret_token": secret}
+        if self._delivery is None or self._delivery.done():
+            self._delivery = asyncio.create_task(self._deliver())
+        async with self._new_update:
+            self._new_update.notify_all()
+        return True
+
+    async def m_getWebhookInfo(self, params: dict[str, Any]) -> dict[str, Any]:
+        pending = sum(1 for u in self._updates if u["update_id"] > self._confirmed)
+        url = self.webhook["url"] if self.webhook else ""
+        return {"url": url, "has_custom_certificate": False, "pending_update_count": pending}
+
+    def _drop_pending(self) -> None:
+        self._confirmed = self._last_update_id
+        self._updates.clear()
+
+    async def _deliver(self) -> None:
+        """The webhook's delivery loop: the oldest unconfirmed update, until it is taken."""
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as session:
+            while self.webhook is not None:
+                pending = [u for u in self._updates if u["update_id"] > self._confirmed]
+                if not pending:
+                    async with self._new_update:
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(self._new_update.wait(), 0.5)
+                    continue
+                update, hook = pending[0], self.webhook
+                headers = {"X-Telegram-Bot-Api-Secret-Token": hook["secret_token"]} if hook["secret_token"] else {}
+                self.in_flight += 1
+                try:
+                    async with session.post(hook["url"], json=update, headers=headers) as response:
+                        status = response.status
+                except (aiohttp.ClientError, TimeoutError):
+                    status = 0
+                finally:
+                    self.in_flight -= 1
+                if 200 <= status < 300:
+                    self._confirmed = max(self._confirmed, update["update_id"])
+                    self._updates = [u for u in self._updates if u["update_id"] > self._confirmed]
+                else:
+                    self.webhook_refused.append(status)
+                    await asyncio.sleep(0.2)  # Telegram backs off before it posts the update again
 
     async def m_setMyCommands(self, params: dict[str, Any]) -> bool:
         for command in params["commands"]:
@@ -534,6 +605,9 @@ class BotApiServer:
         return True
 
     async def m_getUpdates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        if self.webhook is not None:
+            raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook "
+                           "to delete the webhook first")  # fmt: skip
         offset = params.get("offset", 0)
         if offset:
             self._confirmed = max(self._confirmed, offset - 1)
