@@ -1,33 +1,53 @@
-"""``python -m bot``: run the bot with long polling until SIGINT or SIGTERM (no token: the playground)."""
+"""``python -m bot``: run the bot until SIGINT or SIGTERM — long polling, or a webhook when WEBHOOK_URL is set.
+
+Without BOT_TOKEN it starts the playground (the bot on the embedded Bot API server, with a web page), unless
+``--no-playground`` asks it to exit with a hint instead (what a server or a container wants).
+"""
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import sys
 
 from pydantic import ValidationError
 
-from bot.app import build_application
+from bot.app import ALLOWED_UPDATES, build_application, webhook_options
 from bot.config import Settings
 from playground.runner import run as run_playground
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.add_argument(
+        "--no-playground",
+        action="store_true",
+        help="without BOT_TOKEN, exit with a hint instead of starting the playground (for servers and containers)",
+    )
+    args = parser.parse_args(argv)
     try:
         settings = Settings()
     except ValidationError as exc:
         print(f"bad configuration: {exc}", file=sys.stderr)
         return 2
     if settings.bot_token is None or not settings.bot_token.get_secret_value().strip():
+        if args.no_playground:
+            print(
+                "BOT_TOKEN is not set: create a bot with @BotFather in Telegram, then put its token in .env "
+                "(see .env.example) or in the environment.",
+                file=sys.stderr,
+            )
+            return 2
         return run_playground(settings)  # no token: the bot on the embedded Bot API server, with a web page
     os.environ.setdefault("PTB_TIMEDELTA", "1")  # flood waits as timedelta, the library's future default
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     application = build_application(settings)
-    application.run_polling(
-        allowed_updates=["message", "callback_query", "my_chat_member", "chat_member"], drop_pending_updates=False
-    )
+    if settings.webhook_url:  # SIGTERM and SIGINT stop either runner cleanly (post_shutdown flushes and closes)
+        application.run_webhook(**webhook_options(settings, settings.webhook_secret_or_new()))
+    else:
+        application.run_polling(allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
     return 0
 
 

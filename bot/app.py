@@ -6,12 +6,17 @@ import logging
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+from urllib.parse import urlsplit
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
-from telegram.ext import AIORateLimiter, Application, ContextTypes
+from aiohttp import web
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
+from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 
 from bot import handlers, wiring
 from bot.config import Settings
+from bot.health import Liveness, PollingRequest, report
+from bot.health import application as health_app
 from bot.i18n import LANGUAGES, t
 from bot.lobby import new_seed
 from bot.publisher import Publisher
@@ -22,6 +27,7 @@ log = logging.getLogger(__name__)
 GROUP_COMMANDS = ("newgame", "score", "cancel", "kick", "settings", "rules", "language", "help")
 PRIVATE_COMMANDS = ("start", "stats", "rules", "language", "help")
 COMMAND_KEYS = {name: f"command.{name}" for name in {*GROUP_COMMANDS, *PRIVATE_COMMANDS}}
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 
 Context = ContextTypes.DEFAULT_TYPE
 
@@ -41,7 +47,8 @@ def build_application(settings: Settings, seeds: Callable[[], int] = new_seed) -
         )
     )
     builder = builder.concurrent_updates(settings.concurrent_updates)
-    builder = builder.get_updates_read_timeout(settings.poll_timeout_seconds + 10)
+    liveness = Liveness(mode="webhook" if settings.webhook_url else "polling")
+    builder = builder.get_updates_request(PollingRequest(liveness, read_timeout=settings.poll_timeout_seconds + 10))
 
     async def post_init(application: Application) -> None:  # type: ignore[type-arg]
         storage = await Storage.open(settings.database_path)
@@ -55,9 +62,14 @@ def build_application(settings: Settings, seeds: Callable[[], int] = new_seed) -
         application.bot_data.update(storage=storage, publisher=publisher, uses=uses, executor=executor)
         restored = await uses.restore()
         await set_commands(application)
+        if settings.health_port:
+            await start_health(application, settings, liveness)
         log.info("started as @%s; %d running games restored", application.bot.username, restored)
 
     async def post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
+        health = application.bot_data.get("health")
+        if isinstance(health, web.AppRunner):
+            await health.cleanup()
         uses = application.bot_data.get("uses")
         if isinstance(uses, wiring.UseCases):
             await uses.close()
@@ -72,8 +84,42 @@ def build_application(settings: Settings, seeds: Callable[[], int] = new_seed) -
             await storage.close()
 
     application = builder.post_init(post_init).post_shutdown(post_shutdown).build()
+
+    async def heard(update: Update, context: Context) -> None:
+        liveness.note_update()
+
+    application.add_handler(TypeHandler(Update, heard), group=-1)  # before, and beside, every real handler
     handlers.register(application)
     return application
+
+
+def webhook_options(settings: Settings, secret: str) -> dict[str, Any]:
+    """How the updater serves Telegram's webhook (``run_webhook`` and ``start_webhook`` take these)."""
+    assert settings.webhook_url
+    return {
+        "listen": settings.webhook_listen,
+        "port": settings.webhook_port,
+        "url_path": urlsplit(settings.webhook_url).path.lstrip("/"),
+        "webhook_url": settings.webhook_url,
+        "secret_token": secret,
+        "allowed_updates": ALLOWED_UPDATES,
+        "drop_pending_updates": False,
+    }
+
+
+async def start_health(application: Application, settings: Settings, liveness: Liveness) -> None:  # type: ignore[type-arg]
+    """Serve GET /health on HEALTH_HOST:HEALTH_PORT (see ``bot.health``) until the application shuts down."""
+    async def answer() -> tuple[bool, dict[str, Any]]:
+        storage = application.bot_data.get("storage")
+        running = application.updater is not None and application.updater.running
+        return await report(
+            liveness, storage if isinstance(storage, Storage) else None, running, settings.health_poll_slack_seconds
+        )
+
+    runner = web.AppRunner(health_app(answer), access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, settings.health_host, settings.health_port).start()
+    application.bot_data["health"] = runner
 
 
 async def set_commands(application: Application) -> None:  # type: ignore[type-arg]

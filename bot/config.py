@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import secrets
 from pathlib import Path
 
-from pydantic import SecretStr
+from pydantic import SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 
 class Settings(BaseSettings):
@@ -29,3 +33,26 @@ class Settings(BaseSettings):
     timer_scale: float = 1.0  # multiplies every chat's turn timer (tests run timers in fractions of a second)
     playground_host: str = "127.0.0.1"  # without a token: where the playground's page listens
     playground_port: int = 8080
+    # Webhook mode (instead of long polling) when WEBHOOK_URL is set: Telegram posts updates to that HTTPS
+    # address, which a proxy forwards to WEBHOOK_LISTEN:WEBHOOK_PORT; every request must carry the secret.
+    webhook_url: str | None = None
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = 8443
+    webhook_secret: SecretStr | None = None  # 1–256 of A–Z a–z 0–9 _ -; empty: a new random one each start
+    # The health endpoint, GET http://HEALTH_HOST:HEALTH_PORT/health (0: off); `python -m bot.health` asks it.
+    health_host: str = "127.0.0.1"
+    health_port: int = 0
+    # How long without a successful poll of Telegram the health endpoint still calls long polling healthy.
+    health_poll_slack_seconds: float = 90.0
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_is_telegrams_kind(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and value.get_secret_value() and not SECRET.fullmatch(value.get_secret_value()):
+            raise ValueError("WEBHOOK_SECRET takes 1 to 256 of the characters A-Z a-z 0-9 _ -")
+        return value
+
+    def webhook_secret_or_new(self) -> str:
+        """The configured secret, or a random one for this run (Telegram is told it by setWebhook)."""
+        given = self.webhook_secret.get_secret_value() if self.webhook_secret is not None else ""
+        return given or secrets.token_urlsafe(32)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from typing import Any, cast
 import pytest
 from telegram.ext import Application
 
-from bot.app import build_application
+from bot.app import build_application, webhook_options
 from bot.config import Settings
 from bot.lobby import new_seed
 from bot.publisher import Publisher
@@ -28,6 +29,13 @@ from storage import GameRow, Storage
 GAME_DATA = re.compile(r"g(\d+):(\d+):(.+)")
 GROUP = -1001
 PERIOD = 3.0  # the tests run the group pacing at 20 messages per 3 s instead of per minute
+WEBHOOK_SECRET = "kozel-test-secret_1"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -45,13 +53,16 @@ class World:
 
 
 @asynccontextmanager
-async def running_world(tmp_path: Path, *, allow_fallbacks: bool = False, **settings: Any) -> AsyncIterator[World]:
-    """A fake server and the real bot on it (with these settings), a group ``GROUP`` whose admin is user 1.
+async def running_world(
+    tmp_path: Path, *, allow_fallbacks: bool = False, webhook: bool = False, **settings: Any
+) -> AsyncIterator[World]:
+    """A fake server and the real bot on it (with these settings), a group ``GROUP`` whose admin is user 1; with
+    ``webhook``, the server posts updates to the bot's webhook instead of answering its long polls.
     A test in which a computer player's choice failed or was refused (so the basic player chose instead)
     fails, unless it says ``allow_fallbacks`` and checks ``world.runner.fallbacks`` itself."""
     server = FakeTelegram()
     await server.start()
-    runner = BotRunner(server, tmp_path / "bot.db", **settings)
+    runner = BotRunner(server, tmp_path / "bot.db", webhook=webhook, **settings)
     await runner.start()
     server.add_group(GROUP, "Friends & <Co>", admins={1})  # a title that needs HTML escaping
     try:
@@ -102,9 +113,16 @@ class BotRunner:
     """Start and stop the real application against the fake server."""
 
     def __init__(
-        self, server: FakeTelegram, db_path: Path, *, seeds: Callable[[], int] = new_seed, **settings: Any
+        self,
+        server: FakeTelegram,
+        db_path: Path,
+        *,
+        seeds: Callable[[], int] = new_seed,
+        webhook: bool = False,
+        **settings: Any,
     ) -> None:
         self.server = server
+        self.webhook_port = free_port() if webhook else 0  # the same address across restarts
         self.db_path = db_path
         self.seeds = seeds  # each new game's seed: give a fixed one to replay a failing deal
         self.settings = settings
@@ -121,12 +139,23 @@ class BotRunner:
             "poll_timeout_seconds": 1,
             **self.settings,
         }
-        app = build_application(Settings(**values), seeds=self.seeds)
+        if self.webhook_port:
+            values.update(
+                webhook_url=f"http://127.0.0.1:{self.webhook_port}/kozel/hook",
+                webhook_listen="127.0.0.1",
+                webhook_port=self.webhook_port,
+                webhook_secret=WEBHOOK_SECRET,
+            )
+        settings = Settings(**values)
+        app = build_application(settings, seeds=self.seeds)
         await app.initialize()
         if app.post_init:
             await app.post_init(app)
         assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0.0, timeout=1)
+        if settings.webhook_url:
+            await app.updater.start_webhook(**webhook_options(settings, settings.webhook_secret_or_new()))
+        else:
+            await app.updater.start_polling(poll_interval=0.0, timeout=1)
         await app.start()
         self.app = app
 

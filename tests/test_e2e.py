@@ -6,13 +6,25 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
 from bot.render import Seating, card_label, render_deal_result, render_outcome
 from engine import Card, GameState, Kind, find_variant
 from storage import GameRow
-from tests.e2e import GAME_DATA, GROUP, PERIOD, World, finished, open_game, play_moves, play_until, replay
+from tests.e2e import (
+    GAME_DATA,
+    GROUP,
+    PERIOD,
+    World,
+    finished,
+    open_game,
+    play_moves,
+    play_until,
+    replay,
+    running_world,
+)
 
 FACE_UP = (Kind.LEAD, Kind.BEAT, Kind.MOLODKA, Kind.PLAY, Kind.DOUBLE)
 
@@ -139,6 +151,17 @@ async def test_a_group_plays_a_complete_series(world: World, command: str, playe
 
 
 async def test_restart_mid_deal_loses_and_repeats_nothing(world: World) -> None:
+    await restart_mid_deal(world)
+
+
+async def test_restart_mid_deal_in_webhook_mode(tmp_path: Path) -> None:
+    async with running_world(tmp_path, webhook=True, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as world:
+        await restart_mid_deal(world)
+        assert world.server.webhook is not None and world.server.webhook_refused == []
+
+
+async def restart_mid_deal(world: World) -> None:
+    """A restart in the middle of a deal loses no move and repeats none; the hands go on working."""
     people, game = await open_game(world, "/newgame classic", 4)
     rng = random.Random(7)
     await play_moves(people, 14, rng)

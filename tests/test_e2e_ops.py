@@ -1,0 +1,259 @@
+"""Running it for real: webhook mode, the health endpoint, SIGTERM under play, and the container's pieces
+(the entry command, the health check, nothing written outside the data folder)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from playground.botapi import BotApiServer
+from tests.e2e import (
+    GROUP,
+    WEBHOOK_SECRET,
+    free_port,
+    open_game,
+    play_moves,
+    replay,
+    running_world,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def post_update(port: int, update: dict[str, Any], secret: str | None) -> int:
+    headers = {} if secret is None else {"X-Telegram-Bot-Api-Secret-Token": secret}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(f"http://127.0.0.1:{port}/kozel/hook", json=update, headers=headers) as response,
+    ):
+        return response.status
+
+
+async def test_webhook_mode_plays_and_refuses_requests_without_the_secret(tmp_path: Path) -> None:
+    async with running_world(tmp_path, webhook=True, lobby_ttl_seconds=600) as world:
+        server, runner = world.server, world.runner
+        assert server.webhook is not None
+        assert server.webhook["url"].endswith("/kozel/hook") and server.webhook["secret_token"] == WEBHOOK_SECRET
+        people, game = await open_game(world, "/newgame czech", 3)
+        await play_moves(people, 6, __import__("random").Random(2))
+        row_before, state_before = await replay(world, game.game_id)
+        calls_before = len(server.calls)
+        # A forged update, as anyone on the network could post it: /cancel by the game's creator.
+        forged = {
+            "update_id": 10_000,
+            "message": {
+                "message_id": 9_999,
+                "date": int(time.time()),
+                "chat": {"id": GROUP, "type": "supergroup", "title": "Friends"},
+                "from": {"id": 1, "is_bot": False, "first_name": "P1"},
+                "text": "/cancel",
+                "entities": [{"type": "bot_command", "offset": 0, "length": 7}],
+            },
+        }
+        assert await post_update(runner.webhook_port, forged, None) == 403
+        assert await post_update(runner.webhook_port, forged, "wrong-secret") == 403
+        await runner.settle()
+        row_after, state_after = await replay(world, game.game_id)
+        assert row_after.status == "active" and state_after == state_before and row_after == row_before
+        assert len(server.calls) == calls_before  # the bot said nothing
+        # The same update with the secret is taken (so the refusals above were about the secret alone).
+        assert await post_update(runner.webhook_port, forged, WEBHOOK_SECRET) == 200
+        await runner.settle()
+        row_after, _ = await replay(world, game.game_id)
+        assert row_after.status == "cancelled"
+        assert server.violations == [] and server.webhook_refused == []
+
+
+async def test_health_endpoint_in_both_modes(tmp_path: Path) -> None:
+    for webhook in (False, True):
+        port = free_port()
+        async with running_world(tmp_path / str(webhook), webhook=webhook, health_port=port) as world:
+            await world.runner.settle()
+            healthy, said = await asyncio.to_thread(health_check, port)
+            body = json.loads(said)
+            assert healthy, body
+            assert body["mode"] == ("webhook" if webhook else "polling")
+            assert body["receiving"] is True and body["database"] == "writable"
+            await world.person(1, "Ann").say(GROUP, "/help")
+            body = json.loads((await asyncio.to_thread(health_check, port))[1])
+            assert body["last_update_seconds"] is not None
+            # The database stops taking writes: the bot is unhealthy, and says why.
+            await world.runner.storage.db.conn.execute("PRAGMA query_only = ON")
+            healthy, said = await asyncio.to_thread(health_check, port)
+            assert not healthy and "not writable" in json.loads(said)["database"]
+            await world.runner.storage.db.conn.execute("PRAGMA query_only = OFF")
+
+
+def health_check(port: int) -> tuple[bool, str]:
+    """``python -m bot.health`` as the container runs it: its exit status and what it printed."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.health"],
+        env={**os.environ, "HEALTH_PORT": str(port), "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    return done.returncode == 0, done.stdout
+
+
+def test_health_check_without_a_bot_says_so() -> None:
+    healthy, said = health_check(free_port())
+    assert not healthy and "no answer" in said
+
+
+def test_no_playground_without_a_token_exits_with_the_hint(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "--no-playground"],
+        env={**os.environ, "BOT_TOKEN": "", "PYTHONPATH": str(ROOT)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "BOT_TOKEN is not set" in done.stderr and "@BotFather" in done.stderr
+    assert list(tmp_path.iterdir()) == []  # and wrote nothing
+
+
+@asynccontextmanager
+async def bot_process(server: BotApiServer, workdir: Path, **env: str) -> AsyncIterator[subprocess.Popen[str]]:
+    """``python -m bot --no-playground`` as the container runs it, in ``workdir``, against ``server``."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--no-playground"],
+        env={
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "HOME": str(workdir),
+            "BOT_TOKEN": server.token,
+            "TELEGRAM_BASE_URL": server.base_url,
+            "POLL_TIMEOUT_SECONDS": "1",
+            "COMPUTER_WORKERS": "0",
+            "RATE_OVERALL_PER_SECOND": "0",
+            "RATE_GROUP_PER_MINUTE": "0",
+            **env,
+        },
+        cwd=workdir,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate(timeout=30)
+
+
+async def wait_for(check: Any, what: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+
+
+async def test_sigterm_under_play_in_webhook_mode_and_the_container_pieces(tmp_path: Path) -> None:
+    """The bot as the container runs it: from an empty working folder, database under ``data/``, webhook mode
+    and the health endpoint on.  Players play; SIGTERM mid-game stops it cleanly (exit 0) with every move
+    committed; a new process resumes the game; and nothing was written outside ``data/``."""
+    server = BotApiServer()
+    await server.start()
+    work = tmp_path / "app"
+    work.mkdir()
+    hook_port, health_port = free_port(), free_port()
+    env = {
+        "DATABASE_PATH": str(work / "data" / "kozel.db"),
+        "WEBHOOK_URL": f"http://127.0.0.1:{hook_port}/kozel/hook",
+        "WEBHOOK_LISTEN": "127.0.0.1",
+        "WEBHOOK_PORT": str(hook_port),
+        "HEALTH_PORT": str(health_port),
+        "COMPUTER_PAUSE_SECONDS": "0.01",
+        "COMPUTER_BUDGET_SECONDS": "0.01",
+    }
+    server.add_group(GROUP, "Friends", admins={1})
+    ann = server.add_user(1, "Ann")
+    try:
+        async with bot_process(server, work, **env) as bot:
+            await wait_for(lambda: server.webhook is not None, "the bot to set its webhook")
+            await wait_for(lambda: asyncio_health(health_port), "the health check to pass")
+            # Ann opens a Czech game and fills it with two computer players, who play against her.
+            await server.send_text(ann.user_id, GROUP, "/newgame czech")
+            await wait_for(lambda: bool(server.bot_messages(GROUP)), "the lobby")
+            lobby = server.bot_messages(GROUP)[-1]
+            url = next(b["url"] for b in lobby.buttons() if "url" in b)
+            await server.send_text(ann.user_id, ann.user_id, f"/start {url.split('?start=')[1]}")
+            for _ in range(2):
+                await server.settled()
+                lobby = server.messages[(GROUP, lobby.message_id)]
+                add = next(b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(":bot"))
+                await server.answer_of(await server.press(ann.user_id, lobby, add))
+            await server.settled()
+            lobby = server.messages[(GROUP, lobby.message_id)]
+            start = next(b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(":start"))
+            await server.answer_of(await server.press(ann.user_id, lobby, start))
+            await wait_for(lambda: hand_buttons(server, ann.user_id), "Ann's hand")
+            for _ in range(3):  # Ann plays whenever it is her turn; the computers answer
+                await wait_for(lambda: my_turn(server, ann.user_id), "Ann's turn")
+                message, data = my_turn(server, ann.user_id)[0]
+                await server.answer_of(await server.press(ann.user_id, message, data))
+            bot.send_signal(signal.SIGTERM)
+            out, _ = bot.communicate(timeout=60)
+            assert bot.returncode == 0, out
+        stored = actions_in(work / "data" / "kozel.db")
+        assert len(stored) >= 3
+        async with bot_process(server, work, **env) as bot:  # a new process resumes the game
+            await wait_for(lambda: asyncio_health(health_port), "the health check after the restart")
+            await wait_for(lambda: my_turn(server, ann.user_id), "Ann's turn after the restart")
+            message, data = my_turn(server, ann.user_id)[0]
+            await server.answer_of(await server.press(ann.user_id, message, data))
+            await wait_for(lambda: len(actions_in(work / "data" / "kozel.db")) > len(stored), "her move stored")
+            assert actions_in(work / "data" / "kozel.db")[: len(stored)] == stored  # nothing lost or rewritten
+            bot.send_signal(signal.SIGTERM)
+            out, _ = bot.communicate(timeout=60)
+            assert bot.returncode == 0, out
+        written = sorted(str(p.relative_to(work)) for p in work.rglob("*"))
+        assert all(name == "data" or name.startswith("data/") for name in written), written
+        assert server.violations == [] and server.webhook_refused == []
+    finally:
+        await server.stop()
+
+
+def asyncio_health(port: int) -> bool:
+    return health_check(port)[0]
+
+
+def hand_buttons(server: BotApiServer, user_id: int) -> list[tuple[Any, str]]:
+    for message in reversed(server.bot_messages(user_id)):
+        found = [b["callback_data"] for b in message.buttons() if ":a" in b.get("callback_data", "")]
+        if found:
+            return [(message, data) for data in found]
+    return []
+
+
+def my_turn(server: BotApiServer, user_id: int) -> list[tuple[Any, str]]:
+    found = hand_buttons(server, user_id)
+    return found if found and "👉" in found[0][0].text else []
+
+
+def actions_in(path: Path) -> list[str]:
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    try:
+        return [row[0] for row in conn.execute("SELECT action FROM actions ORDER BY game_id, seq")]
+    finally:
+        conn.close()
