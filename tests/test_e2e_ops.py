@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -46,7 +48,7 @@ async def test_webhook_mode_plays_and_refuses_requests_without_the_secret(tmp_pa
         assert server.webhook is not None
         assert server.webhook["url"].endswith("/kozel/hook") and server.webhook["secret_token"] == WEBHOOK_SECRET
         people, game = await open_game(world, "/newgame czech", 3)
-        await play_moves(people, 6, __import__("random").Random(2))
+        await play_moves(people, 6, random.Random(2))
         row_before, state_before = await replay(world, game.game_id)
         calls_before = len(server.calls)
         # A forged update, as anyone on the network could post it: /cancel by the game's creator.
@@ -80,9 +82,9 @@ async def test_health_endpoint_in_both_modes(tmp_path: Path) -> None:
         port = free_port()
         async with running_world(tmp_path / str(webhook), webhook=webhook, health_port=port) as world:
             await world.runner.settle()
-            healthy, said = await asyncio.to_thread(health_check, port)
+            ok, said = await asyncio.to_thread(health_check, port)
             body = json.loads(said)
-            assert healthy, body
+            assert ok, body
             assert body["mode"] == ("webhook" if webhook else "polling")
             assert body["receiving"] is True and body["database"] == "writable"
             await world.person(1, "Ann").say(GROUP, "/help")
@@ -90,8 +92,8 @@ async def test_health_endpoint_in_both_modes(tmp_path: Path) -> None:
             assert body["last_update_seconds"] is not None
             # The database stops taking writes: the bot is unhealthy, and says why.
             await world.runner.storage.db.conn.execute("PRAGMA query_only = ON")
-            healthy, said = await asyncio.to_thread(health_check, port)
-            assert not healthy and "not writable" in json.loads(said)["database"]
+            ok, said = await asyncio.to_thread(health_check, port)
+            assert not ok and "not writable" in json.loads(said)["database"]
             await world.runner.storage.db.conn.execute("PRAGMA query_only = OFF")
 
 
@@ -189,7 +191,7 @@ async def test_sigterm_under_play_in_webhook_mode_and_the_container_pieces(tmp_p
     try:
         async with bot_process(server, work, **env) as bot:
             await wait_for(lambda: server.webhook is not None, "the bot to set its webhook")
-            await wait_for(lambda: asyncio_health(health_port), "the health check to pass")
+            await wait_healthy(health_port)
             # Ann opens a Czech game and fills it with two computer players, who play against her.
             await server.send_text(ann.user_id, GROUP, "/newgame czech")
             await wait_for(lambda: bool(server.bot_messages(GROUP)), "the lobby")
@@ -207,20 +209,15 @@ async def test_sigterm_under_play_in_webhook_mode_and_the_container_pieces(tmp_p
             await server.answer_of(await server.press(ann.user_id, lobby, start))
             await wait_for(lambda: hand_buttons(server, ann.user_id), "Ann's hand")
             for _ in range(3):  # Ann plays whenever it is her turn; the computers answer
-                await wait_for(lambda: my_turn(server, ann.user_id), "Ann's turn")
-                message, data = my_turn(server, ann.user_id)[0]
-                await server.answer_of(await server.press(ann.user_id, message, data))
+                await play_a_card(server, ann.user_id, work / "data" / "kozel.db")
             bot.send_signal(signal.SIGTERM)
             out, _ = bot.communicate(timeout=60)
             assert bot.returncode == 0, out
         stored = actions_in(work / "data" / "kozel.db")
         assert len(stored) >= 3
         async with bot_process(server, work, **env) as bot:  # a new process resumes the game
-            await wait_for(lambda: asyncio_health(health_port), "the health check after the restart")
-            await wait_for(lambda: my_turn(server, ann.user_id), "Ann's turn after the restart")
-            message, data = my_turn(server, ann.user_id)[0]
-            await server.answer_of(await server.press(ann.user_id, message, data))
-            await wait_for(lambda: len(actions_in(work / "data" / "kozel.db")) > len(stored), "her move stored")
+            await wait_healthy(health_port)
+            await play_a_card(server, ann.user_id, work / "data" / "kozel.db")
             assert actions_in(work / "data" / "kozel.db")[: len(stored)] == stored  # nothing lost or rewritten
             bot.send_signal(signal.SIGTERM)
             out, _ = bot.communicate(timeout=60)
@@ -232,8 +229,12 @@ async def test_sigterm_under_play_in_webhook_mode_and_the_container_pieces(tmp_p
         await server.stop()
 
 
-def asyncio_health(port: int) -> bool:
-    return health_check(port)[0]
+async def wait_healthy(port: int, timeout: float = 60.0) -> None:
+    """Run the container's health check (off the event loop, which serves the Bot API) until it passes."""
+    deadline = time.monotonic() + timeout
+    while not (await asyncio.to_thread(health_check, port))[0]:
+        assert time.monotonic() < deadline, "the health check never passed"
+        await asyncio.sleep(0.2)
 
 
 def hand_buttons(server: BotApiServer, user_id: int) -> list[tuple[Any, str]]:
@@ -249,9 +250,26 @@ def my_turn(server: BotApiServer, user_id: int) -> list[tuple[Any, str]]:
     return found if found and "👉" in found[0][0].text else []
 
 
-def actions_in(path: Path) -> list[str]:
-    import sqlite3
+async def play_a_card(server: BotApiServer, user_id: int, database: Path) -> None:
+    """Wait for the seat's turn and play its first playable card, until the move is stored (a press on a
+    hand that was about to change is refused as stale, as in Telegram, and made again)."""
+    conn = sqlite3.connect(database)
+    try:
+        (seat,) = conn.execute("SELECT seat FROM seats WHERE user_id = ?", (user_id,)).fetchone()
+    finally:
+        conn.close()
+    mine = sum(1 for a in actions_in(database) if a.startswith(f"{seat} "))
+    deadline = time.monotonic() + 30
+    while sum(1 for a in actions_in(database) if a.startswith(f"{seat} ")) == mine:
+        assert time.monotonic() < deadline, "the move was never stored"
+        turn = my_turn(server, user_id)
+        if turn:
+            message, data = turn[0]
+            await server.answer_of(await server.press(user_id, message, data))
+        await asyncio.sleep(0.1)
 
+
+def actions_in(path: Path) -> list[str]:
     conn = sqlite3.connect(path)
     try:
         return [row[0] for row in conn.execute("SELECT action FROM actions ORDER BY game_id, seq")]
