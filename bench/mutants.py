@@ -7,9 +7,10 @@
 Each mutation is one plausible programmer's mistake against one rule of the rule book (an off-by-one
 boundary, a wrong comparison, order, seat or point value, a missing check).  For each, the script copies the
 project's code and tests to a temporary folder, replaces one exact snippet of the engine (or the storage
-schema) there, runs the rule tests (``RULE_TESTS``) with ``-x`` and reports whether they caught it and with
-which test.  Every snippet must occur exactly once in the current code: a refactoring that moves code stops
-the script with a clear message instead of letting a mutation pass silently.
+schema) there, runs the rule tests (``RULE_TESTS``, the module of the rule's game first) with ``-x`` and
+reports whether they caught it and with which test.  Every snippet must occur exactly once in the current
+code: a refactoring that moves code stops the script with a clear message instead of letting a mutation
+pass silently.
 
 Prints one line per mutation, then the tally and the wall time; exits with 1 when a mutation survives.
 """
@@ -42,6 +43,9 @@ RULE_TESTS: tuple[str, ...] = (
     "tests/test_storage.py::test_X2_one_open_game_per_chat",
     "tests/test_storage.py::test_X2_a_finished_game_frees_the_chat",
 )
+# The end-to-end fixtures of the conftest and the hypothesis and xdist plugins are not needed by the rule
+# tests, and loading them costs more than most runs.
+PYTEST = ("-x", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:xdist", "--noconftest")
 # What the tests import: copied to the temporary folder of each mutation.
 COPIED: tuple[str, ...] = ("engine", "storage", "bot", "tests", "pyproject.toml")
 WORKERS = 2
@@ -110,6 +114,13 @@ MUTATIONS: list[Mutation] = [
     m("F8", "two beating cards may beat the same card of the top", FOUR,
       "return any(all(beats(x, y, trump) for x, y in zip(perm, top, strict=True)) for perm in permutations(cards))",
       "return all(any(beats(x, y, trump) for y in top) for x in cards)"),
+    m("F8", "an answer may have fewer cards than the lead (one)", FOUR,
+      "for combo in combinations(hand, len(top)):", "for combo in combinations(hand, 1):"),
+    m("F8", "the answers go counter-clockwise", FOUR,
+      "        self.to_move = (seat + 1) % 4\n\n    def _finish_trick",
+      "        self.to_move = (seat + 3) % 4\n\n    def _finish_trick"),
+    m("F8", "the leader answers too: the trick ends after four answers", FOUR,
+      "if self.answered == 3:", "if self.answered == 4:"),
     m("F8", "no discard when a beat is possible", FOUR,
       "            actions.append(Action(seat, Kind.DISCARD, combo))\n",
       "            elif True:\n                actions.append(Action(seat, Kind.DISCARD, combo))\n"),
@@ -148,6 +159,8 @@ MUTATIONS: list[Mutation] = [
       "    if tricks == 0:\n        return 6\n", "    if points == 0:\n        return 6\n"),
     m("F14", "the winner of the deal gets the defeat points", FOUR,
       "loser = 0 if points[0] < points[1] else 1", "loser = 0 if points[0] > points[1] else 1"),
+    m("F14", "60:60 is no eggs: team A counts as the winner", FOUR,
+      "eggs = points[0] == points[1]", "eggs = False"),
     m("F15", "12 defeat points are not yet the goats", FOUR,
       "totals[team] >= SERIES_LIMIT", "totals[team] > SERIES_LIMIT"),
     m("F15", "only eggs in the last deal make goats with eggs", FOUR,
@@ -316,6 +329,8 @@ MUTATIONS: list[Mutation] = [
     m("K6", "a double carries over to the next deal", CZECH,
       "        self.doubled = False\n        self.to_move = self.leader\n",
       "        self.to_move = self.leader\n"),
+    m("K6", "the kozel's holder may double only on his turn", CZECH,
+      "not self.tricks_done and KOZEL in hand:", "not self.tricks_done and KOZEL in hand and seat == self.to_move:"),
     m("K6", "anybody may double", CZECH,
       "if not self.doubled and not self.trick and not self.tricks_done and KOZEL in hand:",
       "if not self.doubled and not self.trick and not self.tricks_done:"),
@@ -382,8 +397,16 @@ def check_snippets(mutations: list[Mutation]) -> None:
 _FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.MULTILINE)
 
 
-def run_one(mutation: Mutation | None) -> tuple[bool, str, float]:
-    """Copy, mutate, run the rule tests.  Returns (tests passed, first failing test or note, seconds)."""
+@dataclass(frozen=True)
+class Verdict:
+    caught: bool
+    by_rule_test: bool  # caught by a test named after the mutated rule (test_F8_...)
+    note: str  # the first failing test, or what went wrong
+    seconds: float
+
+
+def run_one(mutation: Mutation | None) -> Verdict:
+    """Copy, mutate and run the rule tests: first those named after the mutated rule, then all of them."""
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kozel-mutant-") as tmp:
         folder = Path(tmp)
@@ -397,23 +420,34 @@ def run_one(mutation: Mutation | None) -> tuple[bool, str, float]:
             path = folder / mutation.file
             path.write_text(path.read_text(encoding="utf-8").replace(mutation.old, mutation.new), encoding="utf-8")
         env = dict(os.environ, PYTHONPATH=str(folder), PYTHONDONTWRITEBYTECODE="1")
-        proc = subprocess.run(
-            # --noconftest: the rule tests need nothing of the end-to-end fixtures the conftest imports
-            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--noconftest", *RULE_TESTS],
-            cwd=folder,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        stages: list[list[str]] = [[*RULE_TESTS]]
+        if mutation is not None:
+            stages.insert(0, [*RULE_TESTS, "-k", f"_{mutation.rule}_"])
+        for stage, arguments in enumerate(stages):
+            proc = subprocess.run(
+                [sys.executable, "-m", "pytest", *PYTEST, *arguments],
+                cwd=folder,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if proc.returncode == NO_TESTS and stage < len(stages) - 1:
+                continue  # no test is named after this rule: the full run decides
+            if proc.returncode != 0:
+                break
     seconds = time.perf_counter() - started
     if proc.returncode == 0:
-        return True, "", seconds
+        return Verdict(False, False, "", seconds)
+    by_rule_test = mutation is not None and stage == 0
     found = _FAILED.search(proc.stdout)
     if found:
-        return False, found.group(1), seconds
+        return Verdict(True, by_rule_test, found.group(1), seconds)
     tail = (proc.stdout + proc.stderr).strip().splitlines()[-1:] or ["(no output)"]
-    return False, f"exit {proc.returncode}: {tail[0]}", seconds
+    return Verdict(True, by_rule_test, f"exit {proc.returncode}: {tail[0]}", seconds)
+
+
+NO_TESTS = 5  # pytest's exit code when no test was selected
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -437,27 +471,37 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     if not args.no_baseline:
-        passed, note, seconds = run_one(None)
-        verdict = "pass" if passed else "FAIL: " + note
-        print(f"baseline: the unmutated rule tests {verdict} ({seconds:.1f} s)", flush=True)
-        if not passed:
+        base = run_one(None)
+        verdict = "FAIL: " + base.note if base.caught else "pass"
+        print(f"baseline: the unmutated rule tests {verdict} ({base.seconds:.1f} s)", flush=True)
+        if base.caught:
             return 2
-    missed = []
+    missed: list[str] = []
+    elsewhere: list[str] = []
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
         results = pool.map(lambda item: (item, run_one(item[1])), chosen)
-        for (name, mutation), (passed, note, seconds) in results:
-            verdict = "MISSED" if passed else "caught"
-            print(f"{name:7} {verdict}  {mutation.description}  [{note or 'every rule test passed'}] ({seconds:.1f} s)",
-                  flush=True)
-            if passed:
+        for (name, mutation), result in results:
+            if not result.caught:
+                word = "MISSED"
                 missed.append(name)
+            elif result.by_rule_test:
+                word = "caught"
+            else:
+                word = "caught*"
+                elsewhere.append(name)
+            note = result.note or "every rule test passed"
+            print(f"{name:7} {word:8} {mutation.description}  [{note}] ({result.seconds:.1f} s)", flush=True)
     wall = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = usage.ru_utime + usage.ru_stime
     caught = len(chosen) - len(missed)
-    print(f"tally: {caught} of {len(chosen)} mutations caught, {len(missed)} missed"
-          + (f" ({', '.join(missed)})" if missed else "")
-          + f"; wall time {wall:.0f} s with {WORKERS} workers, {cpu:.0f} s of CPU in the test runs")
+    if elsewhere:
+        print(f"caught* = not by a test named after its rule, only by another: {', '.join(elsewhere)}")
+    print(
+        f"tally: {caught} of {len(chosen)} mutations caught ({caught - len(elsewhere)} by a test named after "
+        f"their rule), {len(missed)} missed" + (f" ({', '.join(missed)})" if missed else "")
+        + f"; wall time {wall:.0f} s with {WORKERS} workers, {cpu:.0f} s of CPU in the test runs"
+    )
     return 1 if missed else 0
 
 
