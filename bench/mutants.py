@@ -86,6 +86,8 @@ MUTATIONS: list[Mutation] = [
       "Rank.TEN: 10, Rank.ACE: 11}", "Rank.TEN: 11, Rank.ACE: 10}"),
     m("F4", "the stock is the other end of the shuffled deck", FOUR,
       "tuple(deck[16:])", "tuple(reversed(deck[16:]))"),
+    m("F4", "every deal of a series is the same shuffle (the deal number is not part of the seed)", CORE,
+      'f"kozel/{seed}/{deal_no}/{attempt}"', 'f"kozel/{seed}/{attempt}"'),
     m("F4", "the dealer deals to himself first", CORE,
       "hands[(dealer + 1 + i) % num_players]", "hands[(dealer + i) % num_players]"),
     m("F5", "the trump card may be the first card of the last four of the stock", FOUR,
@@ -365,8 +367,6 @@ MUTATIONS: list[Mutation] = [
       "WHERE status IN ('lobby', 'active')", "WHERE status IN ('lobby', 'active', 'finished')"),
     m("X3", "an action is not recorded in the history", CORE,
       "        self.history.append(action)\n", "\n"),
-    m("X3", "the seed of a deal ignores the deal number", CORE,
-      'f"kozel/{seed}/{deal_no}/{attempt}"', 'f"kozel/{seed}/{attempt}"'),
 ]
 
 

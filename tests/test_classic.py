@@ -504,3 +504,24 @@ def test_C6_a_redeal_shuffles_new_cards_with_the_same_dealer() -> None:
     assert state.dealer == dealer and state.deal_no == 0 and state.attempt == 1
     assert state.hands != before
     check_invariants(state)
+
+
+def test_C11_the_winner_of_a_trick_leads_the_next() -> None:
+    state = deal(FIRST)
+    act(state, "0 play AD", "1 play JD", "2 play 9D", "3 play 7H")  # the J♦ trumps the A♦
+    assert state.tricks_done[-1].winner == 1 and state.to_move == 1
+    assert [s for s in range(4) if state.legal_actions(s)] == [1]
+    act(state, "1 play JH", "2 play 7C", "3 play 8H", "0 play 6H")
+    assert state.tricks_done[-1].winner == 1 and state.to_move == 1
+
+
+def test_X1_C7_only_the_two_partners_see_the_exchanged_cards() -> None:
+    state = to_second_deal()
+    act(state, "0 exchange 7C", "2 giveback 9D")
+    for seat in (None, 1, 3):
+        view = state.view(seat)
+        assert all(p.cards == () and p.count == 1 for p in view.deal_log)
+        assert view.exchange is None
+    for seat in (0, 2):
+        assert [p.cards for p in state.view(seat).deal_log] == [parse_cards("7C"), parse_cards("9D")]
+    check_invariants(state)

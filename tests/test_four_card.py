@@ -505,3 +505,21 @@ def test_F16_the_next_deal_is_led_by_the_last_winner_not_left_of_the_dealer() ->
     assert state.dealer == 0 and state.leader == 2 and state.to_move == 2
     finish_with(state, "AS AC AD AH TS TC", (5, 4), last=3)
     assert state.dealer == 1 and state.leader == 3 and state.to_move == 3
+
+
+def test_F4_every_deal_is_a_new_shuffle() -> None:
+    state = VARIANT.new_game(7)
+    assert isinstance(state, FourCardState)
+    first = (sorted(state.stock), state.trump_card)
+    play_deal(state)
+    assert state.deal_no == 1
+    assert (sorted(state.stock), state.trump_card) != first
+
+
+def test_F1_the_goats_are_both_partners_of_one_team() -> None:
+    state = deal(TWO_MOLODKAS)
+    everything = " ".join(c.ascii for c in DECK)
+    finish_with(state, everything, (9, 0))  # team B: 6
+    finish_with(state, everything, (9, 0))  # team B: 12, the goats
+    assert state.outcome is not None
+    assert state.outcome.losers == (1, 3) and state.outcome.winners == (0, 2)
