@@ -231,3 +231,19 @@ def test_simulate_cli_options_and_errors(capsys: pytest.CaptureFixture[str]) -> 
     assert json.loads(capsys.readouterr().out)["options"] == {"players": 5}
     assert simulate_main(["simulate", "--variant", "classic", "--option", "deck=33", "--deals", "5"]) == 2
     assert "deck" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("name", "options"), GAME_CONFIGS)
+def test_X3_every_action_is_recorded_and_the_game_replays_exactly(name: str, options: dict[str, object]) -> None:
+    variant = find_variant(name)
+    state = variant.new_game(31, options)
+    rng = random.Random(31)
+    applied = []
+    while len(state.deals) < 2 and not state.is_over:
+        action = rng.choice(state.all_legal_actions())
+        state.apply(action)
+        applied.append(action)
+    assert state.history == applied
+    again = variant.replay(31, applied, options)
+    assert again == state and again.hands == state.hands and again.deals == state.deals
+    assert load_state(json.loads(json.dumps(state.to_dict()))) == state

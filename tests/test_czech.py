@@ -245,3 +245,87 @@ def test_K10_no_misdeal_and_no_wrong_card_is_possible(players: int) -> None:
     foreign = next(c for c in DECK if c not in state.hands[mover])
     with pytest.raises(IllegalActionError):
         act(state, f"{mover} play {foreign.ascii}")
+
+
+# --- pinned claims: each test below fails when one sentence of the rule book is broken -------------------
+
+
+def test_K2_the_under_beats_the_ten_and_the_king_beats_the_over() -> None:
+    state = deal(MIXED)
+    act(state, "0 play 7D", "1 play TD", "2 play JD", "3 play 8D")
+    assert state.tricks_done[-1].winner == 2  # spodek (U) over the ten
+    state = deal(MIXED)
+    act(state, "0 play 7D", "1 play TD", "2 play QD", "3 play 8D")
+    assert state.tricks_done[-1].winner == 2  # svršek (O) over the ten
+    state = deal(MIXED)
+    act(state, "0 play 7D", "1 play 9D", "2 play JD", "3 play KD")
+    assert state.tricks_done[-1].winner == 3  # král (K) over the under
+    state = deal(MIXED)
+    act(state, "0 play 7S", "1 play 9S", "2 play TS", "3 play KS")
+    assert state.tricks_done[-1].winner == 3
+
+
+def test_K2_the_ten_beats_the_nine_and_the_ace_beats_the_king() -> None:
+    state = deal(MIXED)
+    act(state, "0 play 7C", "1 play 9C", "2 play JC", "3 play AC")
+    assert state.tricks_done[-1].winner == 3
+    state = deal(MIXED)
+    act(state, "0 play 8C", "1 play TC", "2 play JC", "3 play KC")
+    assert state.tricks_done[-1].winner == 3
+
+
+def test_K4_a_higher_card_of_another_suit_never_takes_the_trick() -> None:
+    state = deal(SUITS, dealer=0)  # seat 1 leads leaves (♠); the others hold no leaves
+    act(state, "1 play 7S", "2 play AC", "3 play AD", "0 play AH")
+    assert state.tricks_done[-1].winner == 1 and state.to_move == 1
+
+
+def test_K6_a_double_holds_for_its_deal_only() -> None:
+    state = VARIANT.new_game(1, {"players": 4}, stacked=[SUITS, MIXED], dealer=3)
+    assert isinstance(state, CzechState)
+    act(state, "1 double QS")
+    play_out(state)
+    assert state.deals[0].score == (0, 42, 42, 42)
+    assert not state.doubled and not state.view(None).doubled
+    assert "1 double QS" in legal_texts(state, 1)  # the kozel's holder in the new deal may double again
+    while len(state.deals) < 2:
+        mover = state.to_move
+        assert mover is not None
+        state.apply(min((a for a in state.legal_actions(mover) if a.kind is Kind.PLAY), key=lambda a: a.cards[0]))
+    result = state.deals[1]
+    assert "double" not in result.events and result.score == result.points
+
+
+def test_K7_the_taker_of_every_trick_scores_0_even_with_the_kozel_and_hearts() -> None:
+    state = deal(SUITS)
+    play_out(state)
+    assert state.deals[0].points == (21, 0, 0, 0)  # every heart and the kozel are his
+    assert state.deals[0].score == (0, 21, 21, 21)
+
+
+def test_K8_K9_a_total_of_exactly_100_is_not_over_100() -> None:
+    assert table_points([100, 101, 50]) == (1, 0, 3)
+    assert table_points([40, 100, 100, 120]) == (3, 1, 1, 0)
+
+
+def test_K9_all_over_100_in_one_deal_the_lowest_still_wins_3() -> None:
+    """Decided: if every player passes 100 in the same deal, the lowest total wins and gets 3."""
+    assert table_points([105, 110, 120]) == (3, 0, 0)
+    assert table_points([130, 101, 101, 140]) == (0, 3, 3, 0)
+    state = random_state(3)
+    state.totals = [95, 99, 100]
+    settle(state, ["7H 8H 9H TH JH QH", "QS", "KH AH"], [2, 1, 1])  # 6, 13 and 2 penalty points
+    assert state.totals == [101, 112, 102]
+    assert state.outcome is not None
+    assert state.outcome.winners == (0,) and state.outcome.losers == (0, 1, 2)
+    assert state.outcome.table_points == (3, 0, 0)
+
+
+def test_K9_a_winner_with_0_gets_6_and_the_others_under_100_get_1() -> None:
+    state = random_state(4)
+    state.totals = [0, 100, 60, 95]
+    settle(state, ["", "7H", "", "QS 8H"], [0, 1, 0, 3])  # 1 and 14 penalty points
+    assert state.totals == [0, 101, 60, 109]
+    assert state.outcome is not None
+    assert state.outcome.winners == (0,) and state.outcome.losers == (1, 3)
+    assert state.outcome.table_points == (6, 0, 1, 0)

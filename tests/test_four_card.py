@@ -371,3 +371,155 @@ def test_F16_next_deal_led_by_the_last_tricks_winner_whoever_deals() -> None:
     assert last is not None
     assert state.dealer == 0
     assert state.leader == last and state.to_move == last
+
+
+# --- pinned claims: each test below fails when one sentence of the rule book is broken -------------------
+
+
+def test_F1_each_trick_goes_to_the_pile_of_the_winners_team() -> None:
+    state = deal("6S 7S 8S TD | KS AS 9C 9H | QS JS 6C 7C | 6H 7H 8H KH / AD ... @ 0")
+    act(state, "0 lead 6S", "1 discard 9C", "2 beat JS", "3 discard 6H")  # seat 2 wins: team A (0 and 2)
+    assert state.tricks_done[-1].winner == 2
+    assert state.tricks_taken == [1, 0] and sorted(state.piles[0]) == sorted(cards("6S 9C JS 6H"))
+    assert state.piles[1] == []
+
+
+def test_F1_a_trick_won_by_seat_1_goes_to_team_B() -> None:
+    state = deal("6S 7S 8S TD | KS AS 9C 9H | QS JS 6C 7C | 6H 7H 8H KH / AD ... @ 0")
+    act(state, "0 lead 6S", "1 beat AS", "2 discard 6C", "3 discard 6H")
+    assert state.tricks_done[-1].winner == 1
+    assert state.tricks_taken == [0, 1] and sorted(state.piles[1]) == sorted(cards("6S AS 6C 6H"))
+    assert state.piles[0] == []
+
+
+def test_F5_the_trump_card_lies_anywhere_but_the_first_four_and_last_four_of_the_stock() -> None:
+    """Decided: "the middle" of the 20-card stock is places 5 to 16 (indexes 4 to 15), all of them used."""
+    indexes = set()
+    for seed in range(400):
+        state = VARIANT.new_game(seed)
+        assert isinstance(state, FourCardState) and state.trump_card is not None
+        indexes.add(state.stock.index(state.trump_card))
+    assert indexes == set(range(4, 16))
+
+
+def test_F5_the_trump_card_keeps_its_place_in_the_stock_and_is_drawn_in_turn() -> None:
+    # The shown card is the 10th of the stock: it is drawn in the third round of drawing, not last.
+    state = deal("6S 7S 8S 9S | 6C 7C 8C TD | JS QS 6D 7D | 6H 7H 8H KH / TS JC QC KC AS 9C TC AC 8D AD ... @ 9")
+    assert state.trump is Suit.DIAMONDS and state.trump_card == Card.parse("AD")
+    assert state.view(None).stock_trump_index == 9
+    act(state, "0 lead 6S 7S 8S", "1 discard 6C 7C 8C", "2 discard JS QS 6D", "3 discard 6H 7H 8H")
+    # Seat 0 led and nobody beat: he draws first; 12 cards are drawn in turn 0 1 2 3 0 1 2 3 0 1 2 3.
+    assert state.hands[0] == sorted(cards("9S TS AS 8D"))
+    assert state.hands[1] == sorted(cards("TD JC 9C AD"))
+    assert state.trump_card_holder == 1 and len(state.stock) == 8
+
+
+def test_F6_a_plain_card_never_beats_a_trump_whatever_its_rank() -> None:
+    c = Card.parse
+    assert not beats(c("AS"), c("6H"), trump=Suit.HEARTS)
+    assert not beats(c("TS"), c("JH"), trump=Suit.HEARTS)
+    assert beats(c("6H"), c("TS"), trump=Suit.HEARTS)
+
+
+def test_F8_the_beat_may_pair_its_cards_in_any_order() -> None:
+    # Lead J♥ 10♥; K♥ A♥ beat them only as K♥ on J♥ and A♥ on 10♥ (the ten ranks above the king).
+    state = deal("JH TH 6S 7S | KH AH 6C 7C | 8S 9S 8C 9C | 6D 7D 8D 9D / AS ... @ 0")
+    act(state, "0 lead JH TH")
+    assert "1 beat KH AH" in legal_texts(state, 1)
+    act(state, "1 beat KH AH", "2 discard 8S 9S", "3 discard 6D 7D")
+    assert state.tricks_done[-1].winner == 1
+
+
+def test_F8_a_trump_and_a_low_card_of_the_led_suit_beat_a_high_and_a_low_card() -> None:
+    # Lead 6♥ K♥, trump ♠: the 7♥ must take the 6♥ and the 6♠ the K♥.
+    state = deal("6H KH 8C 9C | 6S 7H 6C 7C | 8S 9S 6D 7D | 8H 9H 8D 9D / AS ... @ 0")
+    act(state, "0 lead 6H KH")
+    assert state.trump is Suit.SPADES
+    assert "1 beat 6S 7H" in legal_texts(state, 1)
+
+
+def test_F8_two_beating_cards_cannot_both_beat_the_same_card() -> None:
+    # Lead 6♠ A♠ with no trump in the answer: 7♠ 8♠ both beat the 6♠, neither beats the A♠.
+    state = deal("6S AS 6C 7C | 7S 8S 8C 9C | 9S TS 6D 7D | 6H 7H 8H 9H / AD ... @ 0")
+    act(state, "0 lead 6S AS")
+    assert not any(a.kind is Kind.BEAT for a in state.legal_actions(1))
+    assert legal_texts(state, 1) >= {"1 discard 7S 8S"}
+
+
+def test_F10_replacements_of_an_unanswered_molodka_may_follow_one_another() -> None:
+    """Decided: seat 3's molodka is replaced by seat 2's, which is replaced by seat 1's (each nearer)."""
+    state = deal("6S 7S 8S JC | 6C 7C 8C 9C | 6D 7D 8D 9D | 6H 7H 8H 9H / AS ... @ 0")
+    act(state, "3 molodka 6H 7H 8H 9H")
+    assert "2 molodka 6D 7D 8D 9D" in legal_texts(state, 2)
+    act(state, "2 molodka 6D 7D 8D 9D")
+    assert state.hands[3] == cards("6H 7H 8H 9H")
+    assert "1 molodka 6C 7C 8C 9C" in legal_texts(state, 1)
+    act(state, "1 molodka 6C 7C 8C 9C")
+    assert state.hands[2] == cards("6D 7D 8D 9D") and state.to_move == 2
+    assert not any(a.kind is Kind.MOLODKA for s in (2, 3) for a in state.legal_actions(s))
+
+
+def test_F12_F9_after_a_beat_the_beater_leads_and_the_stock_refills_from_him() -> None:
+    state = deal("6S 7S 8S TD | KS AS 9C 9H | QS JS 6C 7C | 6H 7H 8H KH / AC KC QC JC 6D 7D 8D 9D ... @ 8")
+    act(state, "0 lead 8S", "1 discard 9C", "2 beat QS", "3 discard 6H")
+    assert state.tricks_done[-1].winner == 2 and state.to_move == 2 and state.trick_leader == 2
+    assert Card.parse("AC") in state.hands[2] and Card.parse("KC") in state.hands[3]
+
+
+def finish_with(state: FourCardState, pile0: str, tricks: tuple[int, int], last: int = 0) -> None:
+    """Score the deal with team A's pile written out (team B has every other card) and the last trick
+    recorded as won by ``last`` (white-box, for the scoring rules)."""
+    mine = cards(pile0)
+    state.piles = [mine, [c for c in DECK if c not in mine]]
+    state.hands = [[], [], [], []]
+    state.stock = []
+    state.tricks_taken = list(tricks)
+    state.tricks_done = [TrickRecord((), last)]
+    state._score_deal()
+
+
+def test_F14_loser_with_exactly_31_30_and_59_through_the_engine() -> None:
+    state = deal(TWO_MOLODKAS)
+    finish_with(state, "AS AC KS QS JS", (2, 7))  # 11 + 11 + 4 + 3 + 2
+    assert state.deals[-1].points == (31, 89) and state.deals[-1].score == (2, 0)
+    finish_with(state, "AS AC KS KC", (2, 7))  # 30 card points and two tricks
+    assert state.deals[-1].points == (30, 90) and state.deals[-1].score == (4, 0)
+    finish_with(state, "AS AC AD TS TC KS JS", (4, 5))  # 59
+    assert state.deals[-1].points == (59, 61) and state.deals[-1].score == (2, 0)
+    finish_with(state, "AS AC AD AH TS KS QS", (4, 5))  # 61: team B has 59
+    assert state.deals[-1].points == (61, 59) and state.deals[-1].score == (0, 2)
+    assert state.totals == [8, 2]
+
+
+def test_F14_a_loser_with_no_card_points_but_a_trick_gets_4() -> None:
+    state = deal(TWO_MOLODKAS)
+    finish_with(state, "6S 7S 8S 9S", (1, 8))
+    assert state.deals[-1].points == (0, 120) and state.deals[-1].score == (4, 0)
+    finish_with(state, " ".join(c.ascii for c in DECK), (9, 0))
+    assert state.deals[-1].score == (0, 6)
+
+
+def test_F16_the_next_deal_is_led_by_the_last_winner_not_left_of_the_dealer() -> None:
+    state = deal(TWO_MOLODKAS, dealer=3)
+    finish_with(state, "AS AC AD AH TS TC", (5, 4), last=2)
+    assert state.dealer == 0 and state.leader == 2 and state.to_move == 2
+    finish_with(state, "AS AC AD AH TS TC", (5, 4), last=3)
+    assert state.dealer == 1 and state.leader == 3 and state.to_move == 3
+
+
+def test_F4_every_deal_is_a_new_shuffle() -> None:
+    state = VARIANT.new_game(7)
+    assert isinstance(state, FourCardState)
+    first = (sorted(state.stock), state.trump_card)
+    play_deal(state)
+    assert state.deal_no == 1
+    assert (sorted(state.stock), state.trump_card) != first
+
+
+def test_F1_the_goats_are_both_partners_of_one_team() -> None:
+    state = deal(TWO_MOLODKAS)
+    everything = " ".join(c.ascii for c in DECK)
+    finish_with(state, everything, (9, 0))  # team B: 6
+    finish_with(state, everything, (9, 0))  # team B: 12, the goats
+    assert state.outcome is not None
+    assert state.outcome.losers == (1, 3) and state.outcome.winners == (0, 2)

@@ -15,12 +15,45 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Action, DealResult, GameState, Kind, find_variant, load_state
+from engine import Action, Card, DealResult, GameState, Kind, Rank, Suit, find_variant, load_state
 from engine.classic import POINTS as CLASSIC_POINTS
-from engine.classic import ClassicState, is_trump, pairs_for
-from engine.czech import GAME_LIMIT, CzechState, penalty_points, table_points
-from engine.four_card import FourCardState, defeat_points
+from engine.classic import ClassicState
+from engine.czech import CzechState
+from engine.four_card import FourCardState
 from tests.helpers import check_invariants
+
+# The scores below are recomputed from the rule book, never with the engine's own scoring functions.
+
+
+def defeat_points(points: int, tricks: int) -> int:
+    """F14: the losing team's defeat points."""
+    if tricks == 0:
+        return 6
+    return 4 if points <= 30 else 2
+
+
+def pairs_for(points: int) -> int:
+    """C13: series points for a deal's card points."""
+    return 4 if points >= 91 else 2 if points >= 61 else 0
+
+
+def is_trump(card: Card) -> bool:
+    """C3: every jack, every queen and every club."""
+    return card.rank in (Rank.JACK, Rank.QUEEN) or card.suit is Suit.CLUBS
+
+
+def penalty_points(cards: list[Card] | tuple[Card, ...]) -> int:
+    """K5: every heart 1, the green svršek (Q♠) 13."""
+    return sum(13 if c == Card(Suit.SPADES, Rank.QUEEN) else 1 if c.suit is Suit.HEARTS else 0 for c in cards)
+
+
+GAME_LIMIT = 100  # K8
+
+
+def table_points(totals: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    """K9: the lowest total 3 (6 with a total of 0), over 100 0, everyone else 1."""
+    best = min(totals)
+    return tuple((6 if t == 0 else 3) if t == best else 0 if t > 100 else 1 for t in totals)
 
 Check = Callable[[GameState, Action], None]
 
@@ -119,17 +152,38 @@ def test_F_hypothesis_series(seed: int, chooser: random.Random) -> None:
 # --- classic Kozel ----------------------------------------------------------------------------------------
 
 
+_FIRST_LEADERS: dict[int, dict[int, int]] = {}  # id of a state -> deal number -> who led first
+
+
 def classic_lead_ban(state: GameState, action: Action) -> None:
-    """C8/C9 before each lead: no trump led by a banned player holding a plain card; A♦ first."""
+    """C8/C9/C10 before each action, worked out from what was played, not from the engine's ban list: the
+    cards the seat to move may play, and who leads first in each deal."""
     assert isinstance(state, ClassicState)
-    if action.kind is not Kind.PLAY or state.trick:
+    leaders = _FIRST_LEADERS.setdefault(id(state), {})
+    seat = state.to_move
+    if seat is None or getattr(state, "giving_back", -1) >= 0:
         return
-    card = action.cards[0]
-    hand = state.hands[action.seat]
-    if action.seat in state.banned and any(not is_trump(c) for c in hand):
-        assert not is_trump(card), f"trump led under the ban: {action}"
-    if state.deal_no == 0 and not state.tricks_done:
-        assert str(card) == "A♦"
+    hand = state.hands[seat]
+    first_lead = not state.trick and not state.tricks_done
+    if state.trick:  # C10: follow the led plain suit, or trumps; otherwise any card
+        led = state.trick[0].cards[0]
+        same = [c for c in hand if (is_trump(c) and is_trump(led)) or (not is_trump(c) and not is_trump(led)
+                                                                          and c.suit is led.suit)]
+        allowed = set(same or hand)
+    elif state.deal_no == 0 and first_lead:  # C8: the A♦ is led first
+        allowed = {Card(Suit.DIAMONDS, Rank.ACE)}
+    else:  # C9: in the first deal nobody, later the team of the previous first leader may not lead a trump
+        banned = state.deal_no == 0 or seat % 2 == leaders[state.deal_no - 1] % 2
+        plain = [c for c in hand if not is_trump(c)]
+        allowed = set(plain) if banned and plain else set(hand)
+    plays = {a.cards[0] for a in state.legal_actions(seat) if a.kind is Kind.PLAY}
+    assert plays == allowed, (state.deal_no, seat, sorted(map(str, plays)), sorted(map(str, allowed)))
+    if action.kind is Kind.PLAY and first_lead:
+        if state.deal_no == 0:
+            assert Card(Suit.DIAMONDS, Rank.ACE) in hand
+        else:  # C8: the first lead passes to the left
+            assert action.seat == (leaders[state.deal_no - 1] + 1) % 4
+        leaders[state.deal_no] = action.seat
 
 
 def check_classic_series(state: GameState) -> None:

@@ -226,6 +226,15 @@ async def test_X2_one_open_game_per_chat(storage: Storage) -> None:
         await storage.games.create(-100, "classic", {}, 1, None)
 
 
+async def test_X2_a_finished_game_frees_the_chat(storage: Storage) -> None:
+    first = await new_game(storage)
+    await storage.games.set_status(first.game_id, "finished")
+    second = await storage.games.create(-100, "classic", {}, 1, None)  # a new lobby in the same chat
+    assert second.game_id != first.game_id
+    with pytest.raises(OpenGameExistsError):  # and that lobby is again the only open game
+        await storage.games.create(-100, "czech", {}, 2, None)
+
+
 async def test_seats(storage: Storage) -> None:
     await storage.chats.ensure(-3)
     for user in (1, 2, 3):
