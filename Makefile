@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-reference lint bench simulate clean lock
+.PHONY: run test test-reference mutants lint bench simulate clean lock
 
 # The exact versions, with their hashes, come from requirements-dev.txt (made by `make lock`).
 $(STAMP): pyproject.toml requirements-dev.txt
@@ -22,6 +22,9 @@ test: $(STAMP)  ## set up and run the whole test suite
 
 test-reference: $(STAMP)  ## the thorough comparison with the reference models (tests/test_reference.py)
 	$(BIN)/python -m pytest -q -n auto -m reference
+
+mutants: $(STAMP)  ## plant one-rule bugs in a copy of the engine, one at a time: the rule tests must catch each
+	$(BIN)/python -m bench.mutants
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
