@@ -19,13 +19,19 @@ from typing import Any
 
 import aiohttp
 
+from engine import GameState
 from playground.botapi import BotApiServer
+from storage import GameRow, Storage
+from storage.maintenance import backup, check
 from tests.e2e import (
     GROUP,
     WEBHOOK_SECRET,
+    BotRunner,
+    finished,
     free_port,
     open_game,
     play_moves,
+    play_until,
     replay,
     running_world,
 )
@@ -109,6 +115,47 @@ def health_check(port: int) -> tuple[bool, str]:
         check=False,
     )
     return done.returncode == 0, done.stdout
+
+
+async def test_a_backup_taken_during_play_restores_into_a_new_bot_that_resumes_the_game(tmp_path: Path) -> None:
+    async with running_world(tmp_path, lobby_ttl_seconds=600) as world:
+        people, game = await open_game(world, "/newgame czech", 3)
+        rng = random.Random(5)
+        copy = tmp_path / "backup.db"
+        # The backup runs in another thread while the people go on playing.
+        taking = asyncio.create_task(asyncio.to_thread(backup, world.runner.db_path, copy))
+        await play_moves(people, 8, rng)
+        await taking
+        assert (await check(copy)).ok
+        _, at_backup = await copy_state(copy, game.game_id)
+        _, now = await replay(world, game.game_id)
+        assert now.history[: len(at_backup.history)] == at_backup.history  # a snapshot of the same game
+        await world.runner.stop()
+        # Restore: a new bot on the copy, with the same Telegram.  The game goes on from the backup's move.
+        world.runner = BotRunner(world.server, copy, lobby_ttl_seconds=600)
+        for person in people:
+            person.runner = world.runner
+        await world.runner.start()
+        try:
+            await world.runner.settle()
+            row, resumed = await replay(world, game.game_id)
+            assert resumed.history == at_backup.history and row.status == "active"
+            await play_until(people, lambda: finished(world, game.game_id), rng)
+            row, state = await replay(world, game.game_id)
+            assert row.status == "finished" and state.history[: len(at_backup.history)] == at_backup.history
+            assert world.server.violations == []
+        finally:
+            await world.runner.stop()
+
+
+async def copy_state(path: Path, game_id: int) -> tuple[GameRow, GameState]:
+    store = await Storage.open(path)
+    try:
+        row = await store.games.get(game_id)
+        assert row is not None
+        return row, await store.games.load_state(row)
+    finally:
+        await store.close()
 
 
 def test_health_check_without_a_bot_says_so() -> None:
