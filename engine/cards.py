@@ -3,7 +3,7 @@
 A card is an ``int`` subclass whose value is ``suit * 16 + rank`` (ranks 6…14, so codes stay below 64 and
 fit one byte of Telegram button data or a small database column).  Every card is interned: ``Card.parse``
 and ``Card.from_code`` return the same object for the same card.  Rank *order* and card *points* are not
-properties of a card — each game defines them (RULES F2/F3, C3–C5, K2/K5).
+properties of a card — each game defines them (rules F2/F3, C3–C5, K2/K5).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from engine.errors import ParseError
 
 
 class Suit(IntEnum):
-    """The four French suits, in the order RULES F2 lists them.  Czech Kozel maps its German suits onto
+    """The four French suits, in the order rules F2 lists them.  Czech Kozel maps its German suits onto
     them: červené = hearts, zelené = spades, žaludy = clubs, kule = diamonds (see ``engine.names``)."""
 
     SPADES = 0

@@ -158,7 +158,7 @@ class SeenTrick:
 
 @dataclass(frozen=True)
 class View:
-    """What one seat may know (RULES X1), or — with ``seat`` None — what the whole group may see.
+    """What one seat may know (rules X1), or — with ``seat`` None — what the whole group may see.
 
     Built fresh from the state and sharing nothing mutable with it, so no other player's card can be
     reached from a view.  Fields that a game does not use keep their defaults.

@@ -1,4 +1,4 @@
-"""Four-card Kozel, yard rules: RULES F1–F16."""
+"""Four-card Kozel, yard rules: rules F1–F16 of docs/rules.md."""
 
 from __future__ import annotations
 

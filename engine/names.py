@@ -1,4 +1,4 @@
-"""Card names for display.  Czech Kozel is played with German-suited cards (RULES K2): the same card
+"""Card names for display.  Czech Kozel is played with German-suited cards (rules K2): the same card
 objects, shown with the names of the German pattern, in Czech and in a plain English and Russian form.
 
 These are data for the render layer; which language to use is the bot's choice.

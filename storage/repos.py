@@ -39,7 +39,7 @@ NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
 
 class OpenGameExistsError(StorageError):
-    """The chat already has a lobby or a running game (RULES X2)."""
+    """The chat already has a lobby or a running game (rules X2)."""
 
 
 class SeatTakenError(StorageError):
