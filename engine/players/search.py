@@ -1,0 +1,140 @@
+"""Information-set Monte Carlo tree search (single observer): the *strong* computer player.
+
+One tree is grown from the deciding seat's point of view.  Each iteration samples a fresh world that agrees
+with the seat's view (``engine.players.worlds``), walks down the tree along the actions legal in that world —
+the seat's own candidates at the root, then every mover's actions in turn — choosing among the children the
+world allows by UCB1 with availability counts, adds one new node, plays the deal on with the basic heuristics
+for all hands, and credits each edge on the path with the deal's value for the seat who took it.  Because the
+walk re-samples the hidden cards every time, a node stands for what its mover can see, not for one layout.
+
+The root also holds the announcements before the first lead, so they are decided by simulated value like any
+card: the redeal (C6, the deal is dealt again and its value is the new deal's) and going out of trumps (C7,
+the partner gives a card back by the heuristic).  The candidate played at the root is the most visited one.
+
+It stops on its time budget or after a fixed number of iterations (reproducible tests and arenas).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from engine.actions import Action, Kind
+from engine.core import GameState, View
+from engine.players.basic import CHOICES, Table
+from engine.players.worlds import Knowledge
+
+EXTRAS = (Kind.REDEAL, Kind.EXCHANGE)  # announcements no playout makes (C6, C7)
+EXPLORATION = 0.7  # UCB1 constant, in units of the spread of the values seen so far
+STATS: dict[str, list[int]] = {}  # level -> [decisions searched, playouts], per process, for the arena
+
+
+def record(level: str, playouts: int) -> None:
+    counts = STATS.setdefault(level, [0, 0])
+    counts[0] += 1
+    counts[1] += playouts
+
+
+@dataclass
+class _Node:
+    visits: int = 0
+    total: float = 0.0
+    available: int = 0  # how many walks reached the parent while this action was legal there
+    children: dict[Action | None, _Node] = field(default_factory=dict)
+
+
+def finish(state: GameState, deal: int) -> list[float]:
+    """Play deal number ``deal`` to its end with the heuristics for every seat: its value for each seat."""
+    choose = CHOICES[state.VARIANT]
+    while len(state.deals) == deal and state.outcome is None:
+        mover = state.to_move
+        assert mover is not None
+        action = choose(Table.of_state(state, mover), True)
+        if action is None:
+            action = next(a for a in state.legal_actions(mover) if a.kind not in EXTRAS)
+        state.apply(action)
+    result = state.deals[deal]
+    return [state.deal_value(result, s) for s in range(state.num_players)]
+
+
+@dataclass(frozen=True)
+class SearchPlayer:
+    name: ClassVar[str] = "strong"
+    budget: float | None = 0.5
+    iterations: int | None = None
+    clock: Callable[[], float] = time.perf_counter
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        if not view.legal:
+            return None
+        assert view.seat is not None
+        options: list[Action | None] = list(view.legal)
+        if view.to_move != view.seat:
+            options.append(None)  # out of turn: acting now is compared with waiting
+        if len(options) == 1:
+            return options[0]
+        return self._search(view, options, rng)
+
+    def _search(self, view: View, options: list[Action | None], rng: random.Random) -> Action | None:
+        seat = view.seat
+        assert seat is not None
+        started = self.clock()
+        knowledge = Knowledge(view)
+        root = _Node(children={o: _Node() for o in options})
+        low, high = math.inf, -math.inf
+        done = 0
+        while True:
+            world = knowledge.world(rng)
+            world.seed = rng.getrandbits(32)  # a redeal (C6) deals cards nobody can know yet
+            deal = len(world.deals)
+            path: list[tuple[_Node, int]] = []
+            node, mover, legal = root, seat, options
+            expanded = False
+            while True:
+                for option in legal:
+                    child = node.children.get(option)
+                    if child is not None:
+                        child.available += 1
+                fresh = [o for o in legal if o not in node.children or node.children[o].visits == 0]
+                if fresh:
+                    choice = rng.choice(fresh)
+                    expanded = True
+                else:
+                    spread = max(high - low, 1.0)
+                    choice = max(legal, key=lambda o: _ucb(node.children[o], spread))
+                child = node.children.setdefault(choice, _Node(available=1))
+                path.append((child, mover))
+                if choice is not None:
+                    world.apply(choice)
+                node = child
+                if expanded or len(world.deals) != deal or world.outcome is not None:
+                    break
+                assert world.to_move is not None
+                mover = world.to_move
+                legal = [a for a in world.legal_actions(mover) if a.kind not in EXTRAS]
+            values = finish(world, deal)
+            for child, who in path:
+                child.visits += 1
+                child.total += values[who]
+            low, high = min(low, values[seat]), max(high, values[seat])
+            done += 1
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if self.budget is not None:
+                now = self.clock()
+                if now + (now - started) / done > started + self.budget:
+                    break  # the next iteration would not finish in time
+        record(self.name, done)
+        return max(options, key=lambda o: (root.children[o].visits, _mean(root.children[o])))
+
+
+def _mean(node: _Node) -> float:
+    return node.total / node.visits if node.visits else -math.inf
+
+
+def _ucb(node: _Node, spread: float) -> float:
+    return node.total / node.visits + EXPLORATION * spread * math.sqrt(math.log(max(node.available, 1)) / node.visits)
