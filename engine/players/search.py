@@ -30,6 +30,7 @@ from engine.players.worlds import Knowledge
 
 EXTRAS = (Kind.REDEAL, Kind.EXCHANGE)  # announcements no playout makes (C6, C7)
 EXPLORATION = 0.7  # UCB1 constant, in units of the spread of the values seen so far
+WIDENING = 10  # a node below the root considers 1 + sqrt(visits / WIDENING) of its mover's actions
 STATS: dict[str, list[int]] = {}  # level -> [decisions searched, playouts], per process, for the arena
 
 
@@ -93,19 +94,13 @@ class SearchPlayer:
             deal = len(world.deals)
             path: list[tuple[_Node, int]] = []
             node, mover, legal = root, seat, options
-            expanded = False
             while True:
                 for option in legal:
                     child = node.children.get(option)
                     if child is not None:
                         child.available += 1
-                fresh = [o for o in legal if o not in node.children or node.children[o].visits == 0]
-                if fresh:
-                    choice = rng.choice(fresh)
-                    expanded = True
-                else:
-                    spread = max(high - low, 1.0)
-                    choice = max(legal, key=lambda o: _ucb(node.children[o], spread))
+                choice = self._select(node, legal, world, mover, node is root, spread=max(high - low, 1.0), rng=rng)
+                expanded = choice not in node.children or node.children[choice].visits == 0
                 child = node.children.setdefault(choice, _Node(available=1))
                 path.append((child, mover))
                 if choice is not None:
@@ -130,6 +125,40 @@ class SearchPlayer:
                     break  # the next iteration would not finish in time
         record(self.name, done)
         return max(options, key=lambda o: (root.children[o].visits, _mean(root.children[o])))
+
+
+    @staticmethod
+    def _select(
+        node: _Node,
+        legal: list[Action | None],
+        world: GameState,
+        mover: int,
+        at_root: bool,
+        *,
+        spread: float,
+        rng: random.Random,
+    ) -> Action | None:
+        """The action to follow from ``node``: at the root every candidate is tried once, then UCB1; below
+        it the heuristic's move first, and further moves only as the node's visits grow (progressive
+        widening), so that the few walks a decision affords are not spent on poor replies."""
+        if at_root:
+            fresh = [o for o in legal if node.children[o].visits == 0]
+            if fresh:
+                return rng.choice(fresh)
+        else:
+            tried = [o for o in legal if o in node.children]
+            width = 1 + int(math.sqrt(node.visits / WIDENING))
+            if len(tried) < width:
+                hint = CHOICES[world.VARIANT](Table.of_state(world, mover), True)
+                if hint is not None and hint in legal and hint not in node.children:
+                    return hint
+                untried = [o for o in legal if o not in node.children]
+                if untried:
+                    return rng.choice(untried)
+            if not tried:
+                return rng.choice(legal)
+            legal = tried
+        return max(legal, key=lambda o: _ucb(node.children[o], spread))
 
 
 def _mean(node: _Node) -> float:
