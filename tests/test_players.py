@@ -13,7 +13,8 @@ import pytest
 from engine import Action, Card, GameState, Kind, find_variant
 from engine.classic import ESUIT, TRUMP_SUIT
 from engine.players import BasicPlayer, RandomPlayer, SearchPlayer, StrongPlayer, find_player, playout
-from engine.players.basic import Table, classic_choice, czech_choice, four_card_choice
+from engine.players.basic import CHOICES, Table, classic_choice, czech_choice, four_card_choice
+from engine.players.search import likelihood
 from engine.players.worlds import Knowledge
 from tests.helpers import GAME_CONFIGS, act, deck_of, table_cards
 
@@ -358,3 +359,26 @@ def test_c6_a_real_search_weighs_the_redeal_legally() -> None:
     view = state.view(seat)
     choice = SearchPlayer(budget=None, iterations=30).choose(view, random.Random(2))
     assert choice is None or choice in view.legal
+
+
+@pytest.mark.parametrize(("variant", "options"), [("classic", {}), ("czech", {"players": 4})])
+def test_worlds_are_weighted_by_how_well_they_explain_the_others_play(variant: str, options: dict[str, object]) -> None:
+    """After tricks played by the basic heuristics, the real deal explains every play (weight 1); sampled
+    worlds where the heuristics would have played otherwise weigh less, and some do."""
+    lighter = 0
+    for seed in range(1, 6):
+        state = find_variant(variant).new_game(seed, options)
+        for _ in range(18):
+            mover = state.to_move
+            assert mover is not None
+            choice = CHOICES[variant](Table.of_state(state, mover), True)
+            state.apply(choice or state.legal_actions(mover)[0])
+        seat = state.to_move
+        assert seat is not None
+        assert likelihood(state.fork(), seat) == 1.0
+        knowledge = Knowledge(state.view(seat))
+        rng = random.Random(seed)
+        weights = [likelihood(knowledge.world(rng), seat) for _ in range(20)]
+        assert all(0 < w <= 1 for w in weights)
+        lighter += sum(1 for w in weights if w < 1)
+    assert lighter > 0

@@ -31,6 +31,9 @@ from engine.players.worlds import Knowledge
 EXTRAS = (Kind.REDEAL, Kind.EXCHANGE)  # announcements no playout makes (C6, C7)
 EXPLORATION = 0.7  # UCB1 constant, in units of the spread of the values seen so far
 WIDENING = 10  # a node below the root considers 1 + sqrt(visits / WIDENING) of its mover's actions
+WEIGHTED = ("classic", "czech")  # games whose worlds are weighted by the likelihood of the others' play
+MISS = 0.7  # the weight a world loses for each play of another seat the heuristics would not have made
+POOL = 40  # worlds sampled and weighted once per decision (within a third of the budget), drawn by weight
 STATS: dict[str, list[int]] = {}  # level -> [decisions searched, playouts], per process, for the arena
 
 
@@ -46,6 +49,37 @@ class _Node:
     total: float = 0.0
     available: int = 0  # how many walks reached the parent while this action was legal there
     children: dict[Action | None, _Node] = field(default_factory=dict)
+
+
+def likelihood(world: GameState, seat: int) -> float:
+    """How well a sampled world explains the others' plays so far in this deal: ``MISS`` for every card
+    another seat played where the basic heuristics, holding that world's cards, would have played another.
+    Classic and Czech Kozel only (nothing is drawn there, so a hand then is the hand now plus what its
+    owner played since); 1 elsewhere."""
+    if world.VARIANT not in WEIGHTED:
+        return 1.0
+    choose = CHOICES[world.VARIANT]
+    tricks = [list(record.plays) for record in world.tricks_done] + [list(world.trick)]
+    hands = [list(hand) for hand in world.hands]
+    for plays in tricks:
+        for play in plays:
+            hands[play.seat].extend(play.cards)
+    probe = world.fork()
+    weight = 1.0
+    for number, plays in enumerate(tricks):
+        for index, play in enumerate(plays):
+            if play.seat != seat and play.kind is Kind.PLAY:
+                probe.hands = [sorted(hand) for hand in hands]
+                probe.trick = plays[:index]
+                probe.tricks_done = world.tricks_done[:number]
+                probe.to_move = play.seat
+                probe._cache = {}
+                expected = choose(Table.of_state(probe, play.seat), True)
+                if expected is not None and expected.cards != play.cards:
+                    weight *= MISS
+            for card in play.cards:
+                hands[play.seat].remove(card)
+    return weight
 
 
 def finish(state: GameState, deal: int) -> list[float]:
@@ -67,6 +101,7 @@ class SearchPlayer:
     name: ClassVar[str] = "strong"
     budget: float | None = 0.5
     iterations: int | None = None
+    weighted: bool = True
     clock: Callable[[], float] = time.perf_counter
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
@@ -85,11 +120,19 @@ class SearchPlayer:
         assert seat is not None
         started = self.clock()
         knowledge = Knowledge(view)
+        pool: list[GameState] = []
+        weights: list[float] = []
+        if self.weighted and view.variant in WEIGHTED and any(p.seat != seat for p in view.deal_log):
+            while len(pool) < POOL:  # at most a third of the budget
+                pool.append(knowledge.world(rng))
+                if self.budget is not None and len(pool) >= 4 and self.clock() > started + self.budget / 3:
+                    break
+            weights = [likelihood(world, seat) for world in pool]
         root = _Node(children={o: _Node() for o in options})
         low, high = math.inf, -math.inf
         done = 0
         while True:
-            world = knowledge.world(rng)
+            world = rng.choices(pool, weights)[0].fork() if pool else knowledge.world(rng)
             world.seed = rng.getrandbits(32)  # a redeal (C6) deals cards nobody can know yet
             deal = len(world.deals)
             path: list[tuple[_Node, int]] = []
