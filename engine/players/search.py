@@ -6,6 +6,14 @@ the seat's own candidates at the root, then every mover's actions in turn — ch
 world allows by UCB1 with availability counts, adds one new node, plays the deal on with the basic heuristics
 for all hands, and credits each edge on the path with the deal's value for the seat who took it.  Because the
 walk re-samples the hidden cards every time, a node stands for what its mover can see, not for one layout.
+Below the root the heuristics' move is tried first and other moves join as a node's visits grow (progressive
+widening): a decision affords a few hundred walks, too few to spend on replies nobody would make.
+
+In classic and Czech Kozel the worlds are also weighted by how likely the others' play makes them: a pool of
+worlds is sampled once per decision, each weighted by ``MISS`` per card another seat played where the basic
+heuristics would have played another with that world's cards, and every walk draws its world from the pool
+by weight.  (Four-card Kozel draws from the stock, so a hand then is not simply the hand now plus what was
+played; its worlds are not weighted.)
 
 The root also holds the announcements before the first lead, so they are decided by simulated value like any
 card: the redeal (C6, the deal is dealt again and its value is the new deal's) and going out of trumps (C7,
@@ -164,8 +172,8 @@ class SearchPlayer:
                 break
             if self.budget is not None:
                 now = self.clock()
-                if now + (now - started) / done > started + self.budget:
-                    break  # the next iteration would not finish in time
+                if now + 2 * (now - started) / done > started + self.budget:
+                    break  # the next walk might not finish in time (one walk's worth kept in reserve)
         record(self.name, done)
         return max(options, key=lambda o: (root.children[o].visits, _mean(root.children[o])))
 
