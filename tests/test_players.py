@@ -161,8 +161,8 @@ def test_search_stops_on_its_budget() -> None:
 
 
 def test_tree_search_stops_on_its_budget() -> None:
-    """The strong level's tree search keeps one walk's time in reserve: a walk costs one tick, the budget is
-    10 ticks, so it stops after nine walks (a tenth would end at tick 10, nothing left in reserve)."""
+    """The strong level's tree search keeps a margin: a walk costs one tick, the budget is 10 ticks of which
+    the walks may use 9.5, with one walk's time in reserve, so it stops after eight walks."""
     ticks = count()
     player = SearchPlayer(budget=10.0, clock=lambda: float(next(ticks)))
     state = find_variant("four_card").new_game(4)
@@ -170,7 +170,7 @@ def test_tree_search_stops_on_its_budget() -> None:
     assert seat is not None
     assert len(state.legal_actions(seat)) > 1
     player.choose(state.view(seat), random.Random(1))
-    assert next(ticks) == 10
+    assert next(ticks) == 9
 
 
 def test_levels_are_found_by_name() -> None:

@@ -41,7 +41,8 @@ EXPLORATION = 0.7  # UCB1 constant, in units of the spread of the values seen so
 WIDENING = 10  # a node below the root considers 1 + sqrt(visits / WIDENING) of its mover's actions
 WEIGHTED = ("classic", "czech")  # games whose worlds are weighted by the likelihood of the others' play
 MISS = 0.7  # the weight a world loses for each play of another seat the heuristics would not have made
-POOL = 40  # worlds sampled and weighted once per decision (within a third of the budget), drawn by weight
+POOL = 40  # worlds sampled and weighted once per decision (within a quarter of the budget), drawn by weight
+SAFETY = 0.95  # the share of the budget the walks may use: the rest absorbs a slow walk or a busy machine
 STATS: dict[str, list[int]] = {}  # level -> [decisions searched, playouts], per process, for the arena
 
 
@@ -131,11 +132,11 @@ class SearchPlayer:
         pool: list[GameState] = []
         weights: list[float] = []
         if self.weighted and view.variant in WEIGHTED and any(p.seat != seat for p in view.deal_log):
-            while len(pool) < POOL:  # at most a third of the budget
+            while len(pool) < POOL:  # at most a quarter of the budget
                 pool.append(knowledge.world(rng))
-                if self.budget is not None and len(pool) >= 4 and self.clock() > started + self.budget / 3:
+                weights.append(likelihood(pool[-1], seat))
+                if self.budget is not None and len(pool) >= 4 and self.clock() > started + self.budget / 4:
                     break
-            weights = [likelihood(world, seat) for world in pool]
         root = _Node(children={o: _Node() for o in options})
         low, high = math.inf, -math.inf
         done = 0
@@ -172,11 +173,10 @@ class SearchPlayer:
                 break
             if self.budget is not None:
                 now = self.clock()
-                if now + 2 * (now - started) / done > started + self.budget:
+                if now + 2 * (now - started) / done > started + SAFETY * self.budget:
                     break  # the next walk might not finish in time (one walk's worth kept in reserve)
         record(self.name, done)
         return max(options, key=lambda o: (root.children[o].visits, _mean(root.children[o])))
-
 
     @staticmethod
     def _select(
