@@ -137,6 +137,7 @@ class SearchPlayer:
                 weights.append(likelihood(pool[-1], seat))
                 if self.budget is not None and len(pool) >= 4 and self.clock() > started + self.budget / 4:
                     break
+        walks_started = self.clock() if pool and self.budget is not None else started
         root = _Node(children={o: _Node() for o in options})
         low, high = math.inf, -math.inf
         done = 0
@@ -173,7 +174,7 @@ class SearchPlayer:
                 break
             if self.budget is not None:
                 now = self.clock()
-                if now + 2 * (now - started) / done > started + SAFETY * self.budget:
+                if now + 2 * (now - walks_started) / done > started + SAFETY * self.budget:
                     break  # the next walk might not finish in time (one walk's worth kept in reserve)
         record(self.name, done)
         return max(options, key=lambda o: (root.children[o].visits, _mean(root.children[o])))
