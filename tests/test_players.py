@@ -12,7 +12,15 @@ import pytest
 
 from engine import Action, Card, GameState, Kind, find_variant
 from engine.classic import ESUIT, TRUMP_SUIT
-from engine.players import BasicPlayer, RandomPlayer, SearchPlayer, StrongPlayer, find_player, playout
+from engine.players import (
+    BasicPlayer,
+    RandomPlayer,
+    SearchPlayer,
+    StrongLevel,
+    StrongPlayer,
+    find_player,
+    playout,
+)
 from engine.players.basic import CHOICES, Table, classic_choice, czech_choice, four_card_choice
 from engine.players.search import likelihood
 from engine.players.worlds import Knowledge
@@ -174,10 +182,12 @@ def test_tree_search_stops_on_its_budget() -> None:
 
 
 def test_levels_are_found_by_name() -> None:
-    """``strong`` is the tree search; ``strong1``, the earlier flat search, stays selectable as the baseline."""
-    assert isinstance(find_player("strong", budget=None, iterations=5), SearchPlayer)
-    assert isinstance(find_player("strong1", budget=None, max_worlds=5), StrongPlayer)
-    assert find_player("strong", budget=None, max_worlds=5) == SearchPlayer(budget=None, iterations=20)
+    """``strong`` is the tree search (flat in four-card Kozel, where it measured stronger); ``strong1``, the
+    earlier flat search, stays selectable as the baseline."""
+    strong = find_player("strong", budget=None, max_worlds=5)
+    assert isinstance(strong, StrongLevel)
+    assert strong.tree == SearchPlayer(budget=None, iterations=20)
+    assert find_player("strong1", budget=None, max_worlds=5) == StrongPlayer(budget=None, max_worlds=5)
 
 
 def test_views_travel_to_another_process() -> None:

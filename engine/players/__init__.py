@@ -9,7 +9,8 @@ Four levels:
 * ``random`` — any legal action of the seat to move (for tests and as a baseline);
 * ``basic`` — hand-written heuristics per game (``engine.players.basic``);
 * ``strong`` — information-set Monte Carlo tree search with heuristic playouts (``engine.players.search``);
-  it also decides the redeal (C6) and going out of trumps (C7) by simulation;
+  it also decides the redeal (C6) and going out of trumps (C7) by simulation.  In four-card Kozel, where the
+  tree search measured weaker than the flat one, it plays the flat search of ``strong1``;
 * ``strong1`` — the earlier strong player, kept as the baseline: determinized Monte Carlo search; it samples
   the hidden cards many times consistently with everything the seat has seen (``engine.players.worlds``),
   plays each candidate on to the end of the deal in every sample with the basic heuristics for all four
@@ -25,7 +26,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
 from engine.actions import Action, Kind
@@ -41,6 +42,7 @@ __all__ = [
     "RandomPlayer",
     "SamplingError",
     "SearchPlayer",
+    "StrongLevel",
     "StrongPlayer",
     "decide",
     "find_player",
@@ -101,6 +103,7 @@ class StrongPlayer:
     budget: float | None = DEFAULT_BUDGET
     max_worlds: int | None = None
     clock: Callable[[], float] = time.perf_counter
+    label: str = "strong1"  # the level its playouts are counted under
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
         if not view.legal:
@@ -137,15 +140,32 @@ class StrongPlayer:
                 now = self.clock()
                 if now + (now - started) / worlds > started + self.budget:
                     break  # the next world would not finish in time
-        record(self.name, worlds * len(options))
+        record(self.label, worlds * len(options))
         best = max(range(len(options)), key=lambda i: sums[i])
         return options[best]
 
 
-LEVELS: dict[str, type[RandomPlayer] | type[BasicPlayer] | type[SearchPlayer] | type[StrongPlayer]] = {
+FLAT_GAMES = ("four_card",)  # where the tree search lost to the flat one (bench.arena, README): flat there
+
+
+@dataclass(frozen=True)
+class StrongLevel:
+    """The ``strong`` level: the tree search, except in the games of ``FLAT_GAMES`` where the flat search
+    measured stronger."""
+
+    name: ClassVar[str] = "strong"
+    tree: SearchPlayer = field(default_factory=SearchPlayer)
+    flat: StrongPlayer = field(default_factory=lambda: StrongPlayer(label="strong"))
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        player: Player = self.flat if view.variant in FLAT_GAMES else self.tree
+        return player.choose(view, rng)
+
+
+LEVELS: dict[str, type[RandomPlayer] | type[BasicPlayer] | type[StrongLevel] | type[StrongPlayer]] = {
     "random": RandomPlayer,
     "basic": BasicPlayer,
-    "strong": SearchPlayer,
+    "strong": StrongLevel,
     "strong1": StrongPlayer,
 }
 PLAYOUTS_PER_WORLD = 4  # ``max_worlds`` for the tree search: about the playouts one world costs ``strong1``
@@ -158,9 +178,14 @@ def find_player(
     search stops after ``max_worlds`` sampled worlds (``strong1``) or ``iterations`` tree walks (``strong``,
     by default ``PLAYOUTS_PER_WORLD`` per world)."""
     if level == "strong":
-        if iterations is None and max_worlds is not None:
-            iterations = max_worlds * PLAYOUTS_PER_WORLD
-        return SearchPlayer(budget=budget, iterations=iterations)
+        walks = iterations if iterations is not None or max_worlds is None else max_worlds * PLAYOUTS_PER_WORLD
+        worlds = (
+            max_worlds if max_worlds is not None or iterations is None else max(iterations // PLAYOUTS_PER_WORLD, 1)
+        )
+        return StrongLevel(
+            SearchPlayer(budget=budget, iterations=walks),
+            StrongPlayer(budget=budget, max_worlds=worlds, label="strong"),
+        )
     if level == "strong1":
         return StrongPlayer(budget=budget, max_worlds=max_worlds)
     if level in LEVELS:
