@@ -7,8 +7,15 @@ A's side than to B's: card points and series points in team games, penalty point
 counts half) and A's mean score margin (card points in the team games, penalty points in Czech Kozel).
 
     python -m bench.arena --a basic --b random --deals 2000
-    python -m bench.arena --a strong --b basic --deals 300 --worlds 40
+    python -m bench.arena --a strong --b strong1 --deals 300 --worlds 40 --iterations 160
     python -m bench.arena --timing 100          # time per decision of the strong player at its budget
+    python -m bench.arena --timing 100 --a strong1
+
+``--worlds`` fixes the samples of ``strong1`` and ``--iterations`` the tree walks of ``strong`` (by default
+four per world), for reproducible matches; without them each decision has the budget (0.5 s).  A player that
+raises, chooses an illegal action or does not move on its turn is counted as a failure of its level (the
+basic player moves in its place so the deal goes on), logged, and makes the arena exit non-zero.  The report
+gives the playouts per searched decision and the decision time (mean, p99) per level.
 
 Uses every core (``--jobs``).  Classic Kozel is measured on the second deal of a series (the first one is
 played by the basic player for everybody), so that the later-deal rules (C7, C9) are in play.
@@ -23,54 +30,100 @@ import multiprocessing
 import os
 import random
 import statistics
+import sys
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
-from engine import GameState, find_variant
+from engine import Action, GameState, find_variant
 from engine.players import Player, find_player
+from engine.players.search import STATS
 
 GAMES: list[tuple[str, dict[str, Any]]] = [("four_card", {}), ("classic", {}), ("czech", {"players": 4})]
 
 
-def advance(state: GameState, players: list[Player], rng: random.Random, until_deals: int) -> list[float]:
-    """Let the players act until ``until_deals`` deals are complete; the seconds each decision took."""
-    times: list[float] = []
+Failures = dict[str, int]  # level -> exceptions, illegal choices and refusals to move
+Times = dict[str, list[float]]  # level -> seconds per decision
+
+
+@dataclass
+class Log:
+    failures: Failures = field(default_factory=dict)
+    times: Times = field(default_factory=dict)
+
+
+def ask(player: Player, state: GameState, seat: int, rng: random.Random, log: Log) -> Action | None:
+    """One decision, timed; a failure (an exception, an action that is not legal, None from the seat to move)
+    is counted against the level and logged, and the basic player acts instead so the deal can go on."""
+    view = state.view(seat)
+    started = time.perf_counter()
+    problem = ""
+    try:
+        action = player.choose(view, rng)
+    except Exception as error:  # every failure is counted and reported, never hidden
+        problem, action = f"raised {error!r}", None
+    log.times.setdefault(player.name, []).append(time.perf_counter() - started)
+    if not problem and action is not None and action not in view.legal:
+        problem = f"chose the illegal {action}"
+    if not problem and action is None and seat == state.to_move:
+        problem = "did not move on its turn"
+    if problem:
+        log.failures[player.name] = log.failures.get(player.name, 0) + 1
+        print(f"FAILURE: {player.name} in seat {seat} of {state.VARIANT} seed {state.seed} {problem}", file=sys.stderr)
+        action = find_player("basic").choose(view, rng)
+    return action
+
+
+def advance(state: GameState, players: list[Player], rng: random.Random, until_deals: int, log: Log) -> None:
+    """Let the players act until ``until_deals`` deals are complete."""
     while len(state.deals) < until_deals and state.outcome is None:
         action = None
         for seat in range(state.num_players):  # out-of-turn actions first (molodka, double, redeal …)
             if seat != state.to_move and state.legal_actions(seat):
-                started = time.perf_counter()
-                action = players[seat].choose(state.view(seat), rng)
-                times.append(time.perf_counter() - started)
+                action = ask(players[seat], state, seat, rng, log)
                 if action is not None:
                     break
         if action is None:
             assert state.to_move is not None
-            started = time.perf_counter()
-            action = players[state.to_move].choose(state.view(state.to_move), rng)
-            times.append(time.perf_counter() - started)
-            assert action is not None, "the seat to move must act"
+            action = ask(players[state.to_move], state, state.to_move, rng, log)
+            assert action is not None, "the basic player always moves on its turn"
         state.apply(action)
-    return times
 
 
-def play_pair(task: tuple[str, dict[str, Any], str, str, float | None, int | None, int]) -> tuple[float, float, float]:
-    """One shuffle played twice, A in the even seats and then in the odd ones: (wins, margin, seconds)
-    averaged over the two tables."""
-    variant_name, options, level_a, level_b, budget, worlds, seed = task
+Task = tuple[str, dict[str, Any], str, str, float | None, int | None, int | None, int]
+
+
+@dataclass
+class PairResult:
+    wins: float  # A's share of the two tables
+    margin: float  # A's mean margin
+    seconds: float
+    failures: Failures
+    times: Times
+    playouts: dict[str, list[int]]  # level -> [searched decisions, playouts]
+
+
+def play_pair(task: Task) -> PairResult:
+    """One shuffle played twice, A in the even seats and then in the odd ones, averaged over the two tables."""
+    variant_name, options, level_a, level_b, budget, worlds, iterations, seed = task
     variant = find_variant(variant_name)
     wins = margin = 0.0
+    log = Log()
+    before = {level: list(counts) for level, counts in STATS.items()}
     started = time.perf_counter()
     for a_seats in (0, 1):
         state = variant.new_game(seed, options)
         n = state.num_players
         warmup = 1 if variant_name == "classic" else 0
         if warmup:
-            advance(state, [find_player("basic")] * n, random.Random(seed), warmup)
+            advance(state, [find_player("basic")] * n, random.Random(seed), warmup, Log(failures=log.failures))
         players = [
-            find_player(level_a if s % 2 == a_seats else level_b, budget=budget, max_worlds=worlds) for s in range(n)
+            find_player(
+                level_a if s % 2 == a_seats else level_b, budget=budget, max_worlds=worlds, iterations=iterations
+            )
+            for s in range(n)
         ]
-        advance(state, players, random.Random(seed * 2 + a_seats), warmup + 1)
+        advance(state, players, random.Random(seed * 2 + a_seats), warmup + 1, log)
         result = state.deals[warmup]
         if variant_name == "czech":  # each level's mean penalty, not one seat's
             a_pen = [result.score[s] for s in range(n) if s % 2 == a_seats]
@@ -81,7 +134,11 @@ def play_pair(task: tuple[str, dict[str, Any], str, str, float | None, int | Non
             diff = result.points[a_seats] - result.points[1 - a_seats]
         wins += 1.0 if value > 0 else 0.5 if value == 0 else 0.0
         margin += diff
-    return wins / 2, margin / 2, time.perf_counter() - started
+    playouts = {
+        level: [counts[0] - before.get(level, [0, 0])[0], counts[1] - before.get(level, [0, 0])[1]]
+        for level, counts in STATS.items()
+    }
+    return PairResult(wins / 2, margin / 2, time.perf_counter() - started, log.failures, log.times, playouts)
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -92,8 +149,21 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
 def arena(
-    *, level_a: str, level_b: str, deals: int, budget: float | None, worlds: int | None, jobs: int, games: list[str]
+    *,
+    level_a: str,
+    level_b: str,
+    deals: int,
+    budget: float | None,
+    worlds: int | None,
+    iterations: int | None,
+    jobs: int,
+    games: list[str],
 ) -> list[dict[str, Any]]:
     report = []
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
@@ -101,11 +171,26 @@ def arena(
             if variant_name not in games:
                 continue
             pairs = max(deals // 2, 1)
-            tasks = [(variant_name, options, level_a, level_b, budget, worlds, seed) for seed in range(1, pairs + 1)]
+            tasks: list[Task] = [
+                (variant_name, options, level_a, level_b, budget, worlds, iterations, seed)
+                for seed in range(1, pairs + 1)
+            ]
             started = time.perf_counter()
             results = pool.map(play_pair, tasks, chunksize=max(1, pairs // (jobs * 8)))
-            wins, wins_ci = interval([r[0] for r in results])
-            margin, margin_ci = interval([r[1] for r in results])
+            wins, wins_ci = interval([r.wins for r in results])
+            margin, margin_ci = interval([r.margin for r in results])
+            failures: Failures = {}
+            times: Times = {}
+            playouts: dict[str, list[int]] = {}
+            for r in results:
+                for level, n in r.failures.items():
+                    failures[level] = failures.get(level, 0) + n
+                for level, seconds in r.times.items():
+                    times.setdefault(level, []).extend(seconds)
+                for level, counts in r.playouts.items():
+                    total = playouts.setdefault(level, [0, 0])
+                    total[0] += counts[0]
+                    total[1] += counts[1]
             report.append(
                 {
                     "game": variant_name,
@@ -118,6 +203,10 @@ def arena(
                     "a_margin": round(margin, 2),
                     "a_margin_ci95": round(margin_ci, 2),
                     "margin_unit": "penalty points" if variant_name == "czech" else "card points",
+                    "failures": failures,
+                    "playouts_per_search": {lv: round(c[1] / c[0], 1) for lv, c in playouts.items() if c[0]},
+                    "decision_seconds_mean": {lv: round(statistics.fmean(t), 4) for lv, t in times.items()},
+                    "decision_seconds_p99": {lv: round(p99(t), 4) for lv, t in times.items()},
                     "wall_seconds": round(time.perf_counter() - started, 1),
                 }
             )
@@ -125,16 +214,17 @@ def arena(
     return report
 
 
-def timing(decisions: int, budget: float) -> dict[str, Any]:
-    """Time the strong player's decisions at ``budget`` in positions of real play (strong against basic)."""
+def timing(decisions: int, budget: float, level: str = "strong") -> dict[str, Any]:
+    """Time a search player's decisions at ``budget`` in positions of real play (against basic)."""
     times: list[float] = []
+    before = list(STATS.get(level, [0, 0]))
     seed = 0
     while len(times) < decisions:
         seed += 1
         for variant_name, options in GAMES:
             state = find_variant(variant_name).new_game(seed, options)
             players: list[Player] = [
-                find_player("strong" if s == 0 else "basic", budget=budget) for s in range(state.num_players)
+                find_player(level if s == 0 else "basic", budget=budget) for s in range(state.num_players)
             ]
             rng = random.Random(seed)
             while state.outcome is None and not state.deals:
@@ -148,8 +238,12 @@ def timing(decisions: int, budget: float) -> dict[str, Any]:
                             state.apply(action)
                             break
     times.sort()
+    after = STATS.get(level, [0, 0])
+    searched = after[0] - before[0]
     return {
+        "level": level,
         "budget_seconds": budget,
+        "playouts_per_search": round((after[1] - before[1]) / max(searched, 1), 1),
         "decisions": len(times),
         "mean_seconds": round(statistics.fmean(times), 3),
         "p99_seconds": round(times[min(len(times) - 1, int(len(times) * 0.99))], 3),
@@ -163,24 +257,30 @@ def main() -> None:
     parser.add_argument("--b", default="random")
     parser.add_argument("--deals", type=int, default=2000, help="deals per game (each shuffle is played twice)")
     parser.add_argument("--budget", type=float, default=None, help="seconds per strong decision")
-    parser.add_argument("--worlds", type=int, default=None, help="sampled worlds per strong decision")
+    parser.add_argument("--worlds", type=int, default=None, help="sampled worlds per strong1 decision")
+    parser.add_argument("--iterations", type=int, default=None, help="tree walks per strong decision")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--games", nargs="+", default=[g for g, _ in GAMES])
-    parser.add_argument("--timing", type=int, default=0, help="only time this many strong decisions")
+    parser.add_argument("--timing", type=int, default=0, help="only time this many decisions of level A")
     args = parser.parse_args()
     if args.timing:
-        print(json.dumps(timing(args.timing, args.budget or 0.5)))
+        print(json.dumps(timing(args.timing, args.budget or 0.5, args.a if args.a.startswith("strong") else "strong")))
         return
-    budget = args.budget if args.budget is not None or args.worlds is not None else 0.5
-    arena(
+    fixed = args.worlds is not None or args.iterations is not None
+    budget = args.budget if args.budget is not None or fixed else 0.5
+    report = arena(
         level_a=args.a,
         level_b=args.b,
         deals=args.deals,
         budget=budget,
         worlds=args.worlds,
+        iterations=args.iterations,
         jobs=args.jobs,
         games=args.games,
     )
+    failed = {(r["game"], level): n for r in report for level, n in r["failures"].items() if n}
+    if failed:
+        sys.exit(f"FAILED: player failures {failed}")
 
 
 if __name__ == "__main__":

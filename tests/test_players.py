@@ -12,8 +12,17 @@ import pytest
 
 from engine import Action, Card, GameState, Kind, find_variant
 from engine.classic import ESUIT, TRUMP_SUIT
-from engine.players import BasicPlayer, RandomPlayer, StrongPlayer, find_player, playout
-from engine.players.basic import Table, classic_choice, czech_choice, four_card_choice
+from engine.players import (
+    BasicPlayer,
+    RandomPlayer,
+    SearchPlayer,
+    StrongLevel,
+    StrongPlayer,
+    find_player,
+    playout,
+)
+from engine.players.basic import CHOICES, Table, classic_choice, czech_choice, four_card_choice
+from engine.players.search import likelihood
 from engine.players.worlds import Knowledge
 from tests.helpers import GAME_CONFIGS, act, deck_of, table_cards
 
@@ -111,7 +120,8 @@ def test_no_peeking(variant: str, options: dict[str, object]) -> None:
         if twin is None:
             continue
         assert twin.view(seat) == state.view(seat)
-        for player in (RandomPlayer(), BasicPlayer(), StrongPlayer(budget=None, max_worlds=6)):
+        players = (RandomPlayer(), BasicPlayer(), StrongPlayer(budget=None, max_worlds=6), SearchPlayer(None, 24))
+        for player in players:
             first = player.choose(state.view(seat), random.Random(3))
             second = player.choose(twin.view(seat), random.Random(3))
             assert first == second, player.name
@@ -124,8 +134,8 @@ def test_every_level_plays_a_series_legally(variant: str, options: dict[str, obj
     """Mixed tables play two deals: each choice is one of the seat's legal actions, and a player waits
     (None) only when it is not his turn."""
     state = find_variant(variant).new_game(2, options)
-    levels = ["strong", "basic", "random"]
-    players = [find_player(levels[s % 3], budget=None, max_worlds=3) for s in range(state.num_players)]
+    levels = ["strong", "basic", "random", "strong1"]
+    players = [find_player(levels[s % 4], budget=None, max_worlds=3) for s in range(state.num_players)]
     rng = random.Random(2)
     while state.outcome is None and len(state.deals) < 2:
         acted = False
@@ -158,6 +168,28 @@ def test_search_stops_on_its_budget() -> None:
     assert next(ticks) == 11
 
 
+def test_tree_search_stops_on_its_budget() -> None:
+    """The strong level's tree search keeps a margin: a walk costs one tick, the budget is 10 ticks of which
+    the walks may use 9.5, with one walk's time in reserve, so it stops after eight walks."""
+    ticks = count()
+    player = SearchPlayer(budget=10.0, clock=lambda: float(next(ticks)))
+    state = find_variant("four_card").new_game(4)
+    seat = state.to_move
+    assert seat is not None
+    assert len(state.legal_actions(seat)) > 1
+    player.choose(state.view(seat), random.Random(1))
+    assert next(ticks) == 9
+
+
+def test_levels_are_found_by_name() -> None:
+    """``strong`` is the tree search (flat in four-card Kozel, where it measured stronger); ``strong1``, the
+    earlier flat search, stays selectable as the baseline."""
+    strong = find_player("strong", budget=None, max_worlds=5)
+    assert isinstance(strong, StrongLevel)
+    assert strong.tree == SearchPlayer(budget=None, iterations=20)
+    assert find_player("strong1", budget=None, max_worlds=5) == StrongPlayer(budget=None, max_worlds=5)
+
+
 def test_views_travel_to_another_process() -> None:
     """The bot hands views to a worker process: a pickled view comes back equal, its cards interned."""
     state = find_variant("classic").new_game(8)
@@ -183,7 +215,9 @@ def test_c12_basic_catches_the_queen() -> None:
     assert choice == Action.parse("2 play 6C")
 
 
-QUEEN_HUNT = "AD 6D 7D 8S 9S KS TS AS 6H | QC 7H 8H 9H KH TH AH 6S 7S | 6C 7C 8C 9C KC TC AC JD JH | JS JC QD QH QS 8D 9D KD TD"
+QUEEN_HUNT = (
+    "AD 6D 7D 8S 9S KS TS AS 6H | QC 7H 8H 9H KH TH AH 6S 7S | 6C 7C 8C 9C KC TC AC JD JH | JS JC QD QH QS 8D 9D KD TD"
+)
 
 
 @pytest.mark.parametrize("totals", [(0, 0), (10, 0)])
@@ -287,3 +321,75 @@ def play_until_second_deal(state: GameState, rng: random.Random) -> None:
     while not state.deals:
         choices = [a for a in state.all_legal_actions() if a.kind is not Kind.REDEAL]
         state.apply(rng.choice(choices))
+
+
+def rigged(kind: Kind, worth: float) -> object:
+    """A stand-in for the playouts: a deal in which ``kind`` was announced is worth ``worth`` to the
+    announcer's side, any other deal nothing, so only a decision by simulated value follows ``worth``."""
+
+    def finish(state: GameState, deal: int) -> list[float]:
+        announcer = next((a.seat for a in state.history if a.kind is kind), None)
+        if announcer is None:
+            return [0.0] * state.num_players
+        return [worth if s % 2 == announcer % 2 else -worth for s in range(state.num_players)]
+
+    return finish
+
+
+def first_position_with(kind: Kind) -> tuple[GameState, int]:
+    """A classic position where some seat may announce ``kind`` (C6 in a first deal, C7 in a later one)."""
+    rng = random.Random(4)
+    for seed in range(300):
+        state = find_variant("classic").new_game(seed)
+        if kind is Kind.EXCHANGE:
+            play_until_second_deal(state, rng)
+        for seat in range(4):
+            if any(a.kind is kind for a in state.legal_actions(seat)):
+                return state, seat
+    pytest.fail(f"no deal offered a {kind.value}")
+
+
+@pytest.mark.parametrize("kind", [Kind.REDEAL, Kind.EXCHANGE])
+def test_c6_c7_announcements_are_decided_by_search(kind: Kind, monkeypatch: pytest.MonkeyPatch) -> None:
+    """C6/C7: the strong player redeals or goes out of trumps when the simulated deals say it pays, and not
+    when they say it costs, whatever the hand looks like to the heuristics."""
+    state, seat = first_position_with(kind)
+    view = state.view(seat)
+    announce = next(a for a in view.legal if a.kind is kind)
+    player = SearchPlayer(budget=None, iterations=40)
+    monkeypatch.setattr("engine.players.search.finish", rigged(kind, 100.0))
+    assert player.choose(view, random.Random(1)) == announce
+    monkeypatch.setattr("engine.players.search.finish", rigged(kind, -100.0))
+    assert player.choose(view, random.Random(1)) != announce
+
+
+def test_c6_a_real_search_weighs_the_redeal_legally() -> None:
+    """C6: with the real playouts (a redeal in a sampled world deals from a fresh seed) the answer of a seat
+    that may redeal is legal."""
+    state, seat = first_position_with(Kind.REDEAL)
+    view = state.view(seat)
+    choice = SearchPlayer(budget=None, iterations=30).choose(view, random.Random(2))
+    assert choice is None or choice in view.legal
+
+
+@pytest.mark.parametrize(("variant", "options"), [("classic", {}), ("czech", {"players": 4})])
+def test_worlds_are_weighted_by_how_well_they_explain_the_others_play(variant: str, options: dict[str, object]) -> None:
+    """After tricks played by the basic heuristics, the real deal explains every play (weight 1); sampled
+    worlds where the heuristics would have played otherwise weigh less, and some do."""
+    lighter = 0
+    for seed in range(1, 6):
+        state = find_variant(variant).new_game(seed, options)
+        for _ in range(18):
+            mover = state.to_move
+            assert mover is not None
+            choice = CHOICES[variant](Table.of_state(state, mover), True)
+            state.apply(choice or state.legal_actions(mover)[0])
+        seat = state.to_move
+        assert seat is not None
+        assert likelihood(state.fork(), seat) == 1.0
+        knowledge = Knowledge(state.view(seat))
+        rng = random.Random(seed)
+        weights = [likelihood(knowledge.world(rng), seat) for _ in range(20)]
+        assert all(0 < w <= 1 for w in weights)
+        lighter += sum(1 for w in weights if w < 1)
+    assert lighter > 0

@@ -7,6 +7,7 @@ cannot see — other hands, face-down discards, the stock, the talon — consist
   it back, F10 — the hand of the player who had played it);
 * a player who did not follow the led suit holds none of it (C10, K4: there is no drawing in those games);
 * a player who went out of trumps holds no trump (C7); the partners know the two exchanged cards;
+* in the first deal of classic Kozel the leader holds the A♦ until he leads it (C8);
 * the kozel stays in the hand of the player who doubled until it is played (K6);
 * the shown trump card lies at its place in the stock, or with the player who drew it — in his hand or
   among his face-down discards (F5, F11);
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 
 from engine.actions import Action, Kind
 from engine.cards import Card
-from engine.classic import TRUMP_SUIT, ClassicState
+from engine.classic import ACE_OF_DIAMONDS, TRUMP_SUIT, ClassicState
 from engine.core import GameState, SeenPlay, TrickRecord, View
 from engine.czech import KOZEL, CzechState
 from engine.four_card import FourCardState
@@ -94,6 +95,10 @@ class Knowledge:
         for play in view.deal_log:
             if play.kind is Kind.EXCHANGE:
                 self.voids[play.seat].add(TRUMP_SUIT)  # C7: he gave away his only trump
+        # C8: in the first deal of classic Kozel the holder of the A♦ leads, so he holds it until he does.
+        if view.variant == "classic" and view.deal_no == 0 and ACE_OF_DIAMONDS not in placed and view.leader != seat:
+            self.fixed[view.leader].append(ACE_OF_DIAMONDS)
+            placed.add(ACE_OF_DIAMONDS)
         # K6: the kozel stays in the doubler's hand until played.
         if view.doubled:
             doubler = next(p.seat for p in view.deal_log if p.kind is Kind.DOUBLE)

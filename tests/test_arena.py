@@ -1,0 +1,78 @@
+"""The arena (bench/arena.py) never hides a player's failure: it counts it against the level and exits
+non-zero."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import ClassVar
+
+import pytest
+
+from bench import arena
+from engine import Action, find_variant
+from engine.core import View
+from engine.players import Player, find_player
+
+
+@dataclass(frozen=True)
+class Crasher:
+    name: ClassVar[str] = "crasher"
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        raise RuntimeError("boom")
+
+
+@dataclass(frozen=True)
+class Cheater:
+    name: ClassVar[str] = "cheater"
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        seat = view.seat if view.seat is not None else 0
+        return Action.parse(f"{(seat + 1) % view.num_players} play AD")  # another seat's move
+
+
+@dataclass(frozen=True)
+class Sulker:
+    name: ClassVar[str] = "sulker"
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        return None
+
+
+@pytest.mark.parametrize("player", [Crasher(), Cheater(), Sulker()])
+def test_a_failing_player_is_counted_and_the_deal_goes_on(player: Player, capsys: pytest.CaptureFixture[str]) -> None:
+    state = find_variant("czech").new_game(3, {"players": 4})
+    log = arena.Log()
+    arena.advance(state, [player] * 4, random.Random(1), 1, log)
+    assert len(state.deals) == 1
+    assert log.failures[player.name] >= 8  # every card of its hand was a failure
+    assert "FAILURE" in capsys.readouterr().err
+
+
+def test_the_arena_exits_non_zero_on_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+
+    def find(level: str, **kwargs: object) -> Player:
+        return Crasher() if level == "crasher" else find_player(level)
+
+    monkeypatch.setattr("bench.arena.find_player", find)
+    monkeypatch.setattr("multiprocessing.get_context", lambda _: _Inline())
+    monkeypatch.setattr("sys.argv", ["arena", "--a", "crasher", "--b", "basic", "--deals", "2", "--games", "czech"])
+    with pytest.raises(SystemExit, match="FAILED"):
+        arena.main()
+
+
+class _Inline:
+    """A pool that runs its tasks in this process (so the monkeypatched player is seen)."""
+
+    def Pool(self, jobs: int) -> _Inline:  # the name of multiprocessing's method
+        return self
+
+    def __enter__(self) -> _Inline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def map(self, function: object, tasks: list[object], chunksize: int = 1) -> list[object]:
+        return [function(t) for t in tasks]  # type: ignore[operator]
