@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from telegram import Bot
@@ -12,6 +13,8 @@ from telegram.error import NetworkError, RetryAfter
 
 from bot.publisher import Publisher
 from playground.botapi import BotApiServer, FloodControl, Limits
+from tests.e2e import GROUP as E2E_GROUP
+from tests.e2e import PERIOD, running_world
 
 GROUP = -700
 
@@ -107,3 +110,11 @@ async def test_failure_injection_answers_502_before_the_request_takes_effect(fak
     assert server.failed == ["sendMessage"] and server.bot_messages(GROUP) == []
     server.fail_methods = frozenset({"editMessageText"})
     await bot.send_message(GROUP, "sent: sendMessage no longer fails")
+
+
+async def test_the_e2e_harness_fails_a_test_in_which_the_bot_was_answered_429(tmp_path: Path) -> None:
+    with pytest.raises(AssertionError, match="past Telegram's limits"):
+        # The bot paced to 100 group messages where the server (at the tests' clock) takes 20.
+        async with running_world(tmp_path, group_period_seconds=PERIOD, group_messages_per_minute=100) as world:
+            for i in range(22):
+                assert await world.runner.publisher.send(E2E_GROUP, f"m{i}") is not None
