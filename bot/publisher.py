@@ -10,7 +10,8 @@
   is one) — are retried with exponential backoff (``retry_base`` doubling up to ``retry_cap`` seconds, with
   jitter, ``attempts`` times: minutes of trying before a message is given up, and then it is logged). A send
   is retried until it is taken (a timeout after Telegram did take it may then show it twice: better than
-  never); an edit that failed is never recorded as shown, so it is retried, and the same render scheduled
+  never; a request made after the bot's HTTP client was shut down is not retried); an edit that failed is
+  never recorded as shown, so it is retried, and the same render scheduled
   later is sent again instead of being skipped.
 - New messages to a group are paced to ``group_limit`` per ``group_period`` seconds (Telegram allows
   about 20 a minute in one group), on top of the application's rate limiter.
@@ -134,7 +135,7 @@ class Publisher:
                 raise
             except NetworkError as exc:
                 failures += 1
-                if failures >= self.attempts:
+                if failures >= self.attempts or not transient(exc):
                     log.error("gave up sending to chat %s after %d failures: %s", chat_id, failures, exc)
                     raise
                 await self._back_off("sendMessage", failures, exc)
@@ -192,7 +193,7 @@ class Publisher:
                     continue
                 except NetworkError as exc:
                     failures += 1
-                    if failures >= self.attempts:
+                    if failures >= self.attempts or not transient(exc):
                         log.error("gave up editing %s after %d failures: %s", key, failures, exc)
                         continue
                     await self._back_off("editMessageText", failures, exc)
@@ -229,7 +230,7 @@ class Publisher:
                 await asyncio.sleep(_seconds(exc.retry_after))
             except NetworkError as exc:
                 failures += 1
-                if failures >= self.attempts:
+                if failures >= self.attempts or not transient(exc):
                     log.warning("could not delete %s: %s", key, exc)
                     return False
                 await self._back_off("deleteMessage", failures, exc)
@@ -251,6 +252,12 @@ class Publisher:
 
     def forget(self, chat_id: int, message_id: int) -> None:
         self._shown.pop((chat_id, message_id), None)
+
+
+def transient(exc: NetworkError) -> bool:
+    """Whether trying again may help: not when the bot's own HTTP client failed (python-telegram-bot wraps
+    its RuntimeError, e.g. a request made after the application shut its client down, as a NetworkError)."""
+    return not isinstance(exc.__cause__, RuntimeError)
 
 
 def _seconds(value: object) -> float:
