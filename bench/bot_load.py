@@ -1,12 +1,15 @@
 """Load benchmark: many concurrent games played by simulated people through the real bot and the fake Bot
 API server of the tests, all on this machine.
 
-    python -m bench.bot_load [--games 200] [--seconds 60] [--limits] [--computers K [--workers W]]
+    python -m bench.bot_load [--games 200] [--seconds 60] [--limits] [--computers K [--workers W]] [--fail-rate F]
 
 Prints one JSON object: card plays processed per second, press-to-table-edit latency (p50/p99), Bot API calls
 per card played, and memory per active game (allocations made by engine/, storage/ and bot/ code, traced).
 Without ``--limits`` the rate limiter and the group pacing are off (the bot's own capacity); with it they are
-Telegram's (30 requests a second overall, 20 a minute per group), which caps what any bot can do.
+Telegram's (30 requests a second overall, 20 a minute per group), which caps what any bot can do, and the
+fake server enforces Telegram's flood control too: ``flood_429`` counts the requests it refused with 429.
+``--fail-rate F`` answers that share of sends, edits and deletes with 502 (``retries`` counts what the
+publisher tried again).
 The fake server runs in the same process and on the same core, so its work is counted against the bot.
 With ``--computers K`` every table seats K strong computer players (default budget and pause) beside 4 − K
 people, who think in W worker processes (0: threads of the bot's process): the latency of the people's
@@ -28,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from playground.botapi import BotApiServer as FakeTelegram
+from playground.botapi import Limits
 from tests.e2e import BotRunner, Person, play_turn
 
 VARIANTS = ["/newgame 4", "/newgame classic", "/newgame czech"]
@@ -67,8 +71,11 @@ async def open_game(
     return chat_id, people
 
 
-async def run(games: int, seconds: float, limits: bool, computers: int = 0, workers: int = 1) -> dict[str, Any]:
-    server = FakeTelegram()
+async def run(
+    games: int, seconds: float, limits: bool, computers: int = 0, workers: int = 1, *, fail_rate: float = 0.0
+) -> dict[str, Any]:
+    server = FakeTelegram(limits=Limits() if limits else None)
+    server.fail_rate = fail_rate
     await server.start()
     with tempfile.TemporaryDirectory() as tmp:
         settings: dict[str, Any] = {"concurrent_updates": 256, "computer_workers": workers}
@@ -125,6 +132,7 @@ async def run(games: int, seconds: float, limits: bool, computers: int = 0, work
             if later:
                 latencies.append(min(later) - at)
         latencies.sort()
+        retries = dict(runner.publisher.retries)
         await runner.stop()
     await server.stop()
     return {
@@ -145,6 +153,9 @@ async def run(games: int, seconds: float, limits: bool, computers: int = 0, work
         else None,
         "memory_per_active_game_kib": round((bot_bytes - before) / games / 1024, 1),
         "spec_violations": len(server.violations),
+        "flood_429": len(server.limited),
+        "failed_on_purpose": len(server.failed),
+        "retries": retries,
     }
 
 
@@ -166,8 +177,10 @@ def main() -> None:
     parser.add_argument("--limits", action="store_true")
     parser.add_argument("--computers", type=int, default=0, choices=range(4))
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--fail-rate", type=float, default=0.0)
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args.games, args.seconds, args.limits, args.computers, args.workers))))
+    result = run(args.games, args.seconds, args.limits, args.computers, args.workers, fail_rate=args.fail_rate)
+    print(json.dumps(asyncio.run(result)))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,13 @@
   "message is not modified" is never an error.
 - Messages are silent unless the caller asks for a notification (a player's turn).
 - ``RetryAfter`` (429) is waited out and the newest render is retried.
+- Telegram's bad moments — a 5xx answer, a network error, a timeout (``NetworkError``, of which ``TimedOut``
+  is one) — are retried with exponential backoff (``retry_base`` doubling up to ``retry_cap`` seconds, with
+  jitter, ``attempts`` times: minutes of trying before a message is given up, and then it is logged). A send
+  is retried until it is taken (a timeout after Telegram did take it may then show it twice: better than
+  never; a request made after the bot's HTTP client was shut down is not retried); an edit that failed is
+  never recorded as shown, so it is retried, and the same render scheduled
+  later is sent again instead of being skipped.
 - New messages to a group are paced to ``group_limit`` per ``group_period`` seconds (Telegram allows
   about 20 a minute in one group), on top of the application's rate limiter.
 """
@@ -15,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import time
 from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Collection
@@ -22,12 +30,13 @@ from dataclasses import dataclass
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+FLOOD_WAITS = 5  # 429s waited out for one message before it is given up
 
 
 @dataclass(frozen=True)
@@ -50,8 +59,20 @@ def fit(text: str) -> str:
 
 
 class Publisher:
-    def __init__(self, bot: Bot, group_limit: int = 20, group_period: float = 60.0) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        group_limit: int = 20,
+        group_period: float = 60.0,
+        *,
+        retry_base: float = 0.25,
+        retry_cap: float = 30.0,
+        attempts: int = 12,
+    ) -> None:
         self.bot = bot
+        self.retry_base = retry_base
+        self.retry_cap = retry_cap
+        self.attempts = attempts
         self.group_limit = group_limit
         self.group_period = group_period
         self._group_sends: defaultdict[int, deque[float]] = defaultdict(deque)
@@ -60,6 +81,7 @@ class Publisher:
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}
         self.calls: Counter[str] = Counter()
+        self.retries: Counter[str] = Counter()  # requests made again after a 5xx, network error or timeout
         self.on_forbidden: Callable[[int], None] | None = None  # told of a private chat that refuses us (403)
 
     async def send(
@@ -86,7 +108,8 @@ class Publisher:
 
     async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, notify: bool) -> int | None:
         render = Render(fit(text), markup)
-        for _attempt in range(3):
+        waits = failures = 0
+        while True:
             try:
                 self.calls["sendMessage"] += 1
                 message = await self.bot.send_message(
@@ -98,16 +121,34 @@ class Publisher:
                     link_preview_options=NO_PREVIEW,
                 )
             except RetryAfter as exc:
+                waits += 1
+                if waits > FLOOD_WAITS:
+                    log.warning("gave up sending to chat %s after repeated flood waits", chat_id)
+                    return None
                 await asyncio.sleep(_seconds(exc.retry_after))
                 continue
             except Forbidden:
                 log.info("cannot write to chat %s", chat_id)
                 self._forbidden(chat_id)
                 return None
+            except BadRequest:
+                raise
+            except NetworkError as exc:
+                failures += 1
+                if failures >= self.attempts or not transient(exc):
+                    log.error("gave up sending to chat %s after %d failures: %s", chat_id, failures, exc)
+                    raise
+                await self._back_off("sendMessage", failures, exc)
+                continue
             self._shown[(chat_id, message.message_id)] = render.key()
             return message.message_id
-        log.warning("gave up sending to chat %s after repeated flood waits", chat_id)
-        return None
+
+    async def _back_off(self, method: str, failures: int, exc: Exception) -> None:
+        """Wait before trying again after the ``failures``-th failure in a row."""
+        self.retries[method] += 1
+        delay = min(self.retry_cap, self.retry_base * 2 ** (failures - 1)) * random.uniform(0.5, 1.0)
+        log.info("%s failed (%s); trying again in %.2f s", method, exc, delay)
+        await asyncio.sleep(delay)
 
     def edit(self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
         """Schedule an edit; only the newest of several pending edits of a message is sent."""
@@ -120,6 +161,7 @@ class Publisher:
             self._workers[key] = asyncio.create_task(self._edit_worker(key))
 
     async def _edit_worker(self, key: tuple[int, int]) -> None:
+        waits = failures = 0
         try:
             while key in self._pending:
                 render = self._pending.pop(key)
@@ -136,17 +178,31 @@ class Publisher:
                         link_preview_options=NO_PREVIEW,
                     )
                 except RetryAfter as exc:
+                    waits += 1
                     await asyncio.sleep(_seconds(exc.retry_after))
-                    self._pending.setdefault(key, render)
+                    if waits <= FLOOD_WAITS:
+                        self._pending.setdefault(key, render)
                     continue
                 except BadRequest as exc:
                     if "not modified" not in str(exc).lower():
                         log.warning("edit of %s failed: %s", key, exc)
+                        continue
                 except Forbidden:
                     log.info("cannot write to chat %s", key[0])
                     self._forbidden(key[0])
+                    continue
+                except NetworkError as exc:
+                    failures += 1
+                    if failures >= self.attempts or not transient(exc):
+                        log.error("gave up editing %s after %d failures: %s", key, failures, exc)
+                        continue
+                    await self._back_off("editMessageText", failures, exc)
+                    self._pending.setdefault(key, render)  # unless a newer render came meanwhile
+                    continue
                 except TelegramError as exc:
                     log.warning("edit of %s failed: %s", key, exc)
+                    continue
+                waits = failures = 0
                 self._shown[key] = render.key()
         finally:
             self._workers.pop(key, None)
@@ -159,12 +215,28 @@ class Publisher:
         key = (chat_id, message_id)
         self._pending.pop(key, None)
         self._shown.pop(key, None)
-        try:
-            self.calls["deleteMessage"] += 1
-            return bool(await self.bot.delete_message(chat_id, message_id))
-        except TelegramError as exc:
-            log.info("could not delete %s: %s", key, exc)
-            return False
+        failures = 0
+        while True:
+            try:
+                self.calls["deleteMessage"] += 1
+                return bool(await self.bot.delete_message(chat_id, message_id))
+            except (BadRequest, Forbidden) as exc:
+                log.info("could not delete %s: %s", key, exc)
+                return False
+            except RetryAfter as exc:
+                failures += 1
+                if failures >= self.attempts:
+                    return False
+                await asyncio.sleep(_seconds(exc.retry_after))
+            except NetworkError as exc:
+                failures += 1
+                if failures >= self.attempts or not transient(exc):
+                    log.warning("could not delete %s: %s", key, exc)
+                    return False
+                await self._back_off("deleteMessage", failures, exc)
+            except TelegramError as exc:
+                log.info("could not delete %s: %s", key, exc)
+                return False
 
     def busy(self, chat_id: int) -> bool:
         """Whether an edit of a message in this chat is still waiting to be sent."""
@@ -180,6 +252,12 @@ class Publisher:
 
     def forget(self, chat_id: int, message_id: int) -> None:
         self._shown.pop((chat_id, message_id), None)
+
+
+def transient(exc: NetworkError) -> bool:
+    """Whether trying again may help: not when the bot's own HTTP client failed (python-telegram-bot wraps
+    its RuntimeError, e.g. a request made after the application shut its client down, as a NetworkError)."""
+    return not isinstance(exc.__cause__, RuntimeError)
 
 
 def _seconds(value: object) -> float:

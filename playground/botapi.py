@@ -9,6 +9,23 @@ People act through it: ``send_text`` and ``press`` put updates in the queue that
 polling; every chat's messages (and their edits) are kept, for the playground's page and for assertions.
 Listeners (``listeners``) hear of every new, edited or deleted message and every callback answer; the
 state round-trips through ``snapshot``/``load`` so the playground's chats survive a restart.
+
+Flood control (``limits``, a ``Limits``; None: off) answers 429 with ``parameters.retry_after`` past
+Telegram's limits, and records each such answer in ``limited``. The model, in Telegram's own time (``Limits.
+scaled`` runs it faster, as the tests run the group pacing faster):
+
+- overall: 30 requests a second per bot token, as a bucket of 30 refilled at 30 a second (so a burst of a
+  second's worth is taken at once); ``getUpdates`` and ``answerCallbackQuery`` are not counted;
+- a group: 20 new messages (``sendMessage``) in any 60 seconds, a sliding window (edits of a group's messages
+  count only overall: the bot edits one table message in place);
+- a private chat: one new message a second after a burst of 3 (a bucket of 3 refilled at one a second);
+- edits in a private chat: Telegram tolerates a quick run of edits of the same message (a hand changing
+  after each card), so they have a bucket of their own per chat: 20 at once, refilled at 2 a second; a
+  bot that edits a message more than about twice a second for longer than ten seconds is refused.
+
+A window is forgiven ``slack`` of its length (network delay between the bot's clock and the server's).
+Failure injection: ``fail_rate`` of the requests to ``fail_methods`` are answered 502 before they take effect
+(drawn from ``fail_random``, seedable), and recorded in ``failed``, as Telegram's bad moments would be.
 """
 
 from __future__ import annotations
@@ -18,11 +35,14 @@ import contextlib
 import html
 import itertools
 import json
+import math
 import os
+import random
 import re
 import time
+from collections import deque
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -208,13 +228,85 @@ def visible_length(text: str, parse_mode: str | None) -> int:
     return len(text)
 
 
+@dataclass(frozen=True)
+class Limits:
+    """Telegram's flood control, as this server models it (see the module's description)."""
+
+    per_second: float = 30.0  # requests a second per bot token, everything but the two exempt methods
+    group_messages: int = 20  # new messages into one group ...
+    group_period: float = 60.0  # ... in any window of this many seconds
+    private_per_second: float = 1.0  # new messages into one private chat, after ...
+    private_burst: int = 3  # ... a burst of this many
+    edit_per_second: float = 2.0  # edits in one private chat, after ...
+    edit_burst: int = 20  # ... a burst of this many
+    slack: float = 0.1  # the share of a window forgiven for network delay
+
+    def scaled(self, factor: float) -> Limits:
+        """The same limits with time running ``factor`` as long (0.05: twenty times faster)."""
+        return replace(
+            self,
+            per_second=self.per_second / factor,
+            group_period=self.group_period * factor,
+            private_per_second=self.private_per_second / factor,
+            edit_per_second=self.edit_per_second / factor,
+        )
+
+
+EXEMPT = frozenset({"getUpdates", "answerCallbackQuery"})
+
+
+class FloodControl:
+    """Buckets and windows of ``Limits``; ``check`` raises the 429 Telegram would answer."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._buckets: dict[tuple[str, int], tuple[float, float]] = {}  # (kind, chat) -> (tokens, at)
+        self._group: dict[int, deque[float]] = {}
+
+    def check(self, method: str, params: dict[str, Any], now: float) -> None:
+        if method in EXEMPT:
+            return
+        limits = self.limits
+        self._take("overall", 0, limits.per_second, limits.per_second, now)
+        chat = params.get("chat_id")
+        if not isinstance(chat, int):
+            return
+        if method == "sendMessage" and chat < 0:
+            sent = self._group.setdefault(chat, deque())
+            window = limits.group_period * (1 - limits.slack)
+            while sent and now - sent[0] >= window:
+                sent.popleft()
+            if len(sent) >= limits.group_messages:
+                raise too_many(sent[0] + window - now, f"group {chat}: {limits.group_messages} messages")
+            sent.append(now)
+        elif method == "sendMessage":
+            self._take("private", chat, limits.private_burst, limits.private_per_second, now)
+        elif method == "editMessageText" and chat > 0:
+            self._take("edit", chat, limits.edit_burst, limits.edit_per_second, now)
+
+    def _take(self, kind: str, chat: int, capacity: float, rate: float, now: float) -> None:
+        tokens, at = self._buckets.get((kind, chat), (capacity, now))
+        tokens = min(capacity, tokens + (now - at) * rate * (1 + self.limits.slack))
+        if tokens < 1:
+            self._buckets[(kind, chat)] = (tokens, now)
+            raise too_many((1 - tokens) / rate, f"{kind} {chat}")
+        self._buckets[(kind, chat)] = (tokens - 1, now)
+
+
+def too_many(wait: float, which: str) -> ApiError:
+    seconds = max(1, math.ceil(wait))
+    return ApiError(429, f"Too Many Requests: retry after {seconds} ({which})", retry_after=seconds)
+
+
 Listener = Callable[[str, Any], None]  # ("new" | "edit" | "delete", Message) or ("answer", (query id, params))
 
 
 class BotApiServer:
     """The server and the world it holds: users, chats, messages, updates."""
 
-    def __init__(self, token: str = "123456:TEST-token", username: str = BOT_USERNAME) -> None:
+    def __init__(
+        self, token: str = "123456:TEST-token", username: str = BOT_USERNAME, limits: Limits | None = None
+    ) -> None:
         self.checker = SpecChecker(find_spec())
         self.users: dict[int, User] = {}
         self.chats: dict[int, Chat] = {}
@@ -226,6 +318,12 @@ class BotApiServer:
         self.answers: dict[str, dict[str, Any]] = {}
         self._answered: dict[str, asyncio.Event] = {}
         self.flood: dict[str, int] = {}  # method -> how many next calls get 429
+        self.flood_control = FloodControl(limits) if limits is not None else None
+        self.limited: list[str] = []  # every 429 that flood control answered: "method: which limit"
+        self.fail_rate = 0.0  # the share of requests to fail_methods answered 502 before they take effect
+        self.fail_methods = frozenset({"sendMessage", "editMessageText", "deleteMessage"})
+        self.fail_random = random.Random(16)
+        self.failed: list[str] = []  # "method" of every request failed on purpose
         self._next_message: dict[int, itertools.count[int]] = {}
         self._updates: list[dict[str, Any]] = []
         self._confirmed = 0
@@ -504,6 +602,15 @@ class BotApiServer:
             if remaining:
                 self.flood[spec["name"]] = remaining - 1
                 raise ApiError(429, "Too Many Requests: retry after 1", retry_after=1)
+            if spec["name"] in self.fail_methods and self.fail_random.random() < self.fail_rate:
+                self.failed.append(spec["name"])
+                raise ApiError(502, "Bad Gateway")
+            if self.flood_control is not None:
+                try:
+                    self.flood_control.check(spec["name"], params, time.monotonic())
+                except ApiError as exc:
+                    self.limited.append(f"{spec['name']}: {exc.description}")
+                    raise
             result = await getattr(self, "m_" + spec["name"])(params)
             return web.json_response({"ok": True, "result": result})
         except ApiError as exc:

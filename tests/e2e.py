@@ -22,7 +22,7 @@ from bot.lobby import new_seed
 from bot.publisher import Publisher
 from bot.wiring import UseCases
 from engine import GameState
-from playground.botapi import BOT_USERNAME, Message
+from playground.botapi import BOT_USERNAME, Limits, Message
 from playground.botapi import BotApiServer as FakeTelegram
 from storage import GameRow, Storage
 
@@ -54,13 +54,16 @@ class World:
 
 @asynccontextmanager
 async def running_world(
-    tmp_path: Path, *, allow_fallbacks: bool = False, webhook: bool = False, **settings: Any
+    tmp_path: Path, *, allow_fallbacks: bool = False, webhook: bool = False, limits: bool = True, **settings: Any
 ) -> AsyncIterator[World]:
     """A fake server and the real bot on it (with these settings), a group ``GROUP`` whose admin is user 1; with
     ``webhook``, the server posts updates to the bot's webhook instead of answering its long polls.
     A test in which a computer player's choice failed or was refused (so the basic player chose instead)
-    fails, unless it says ``allow_fallbacks`` and checks ``world.runner.fallbacks`` itself."""
-    server = FakeTelegram()
+    fails, unless it says ``allow_fallbacks`` and checks ``world.runner.fallbacks`` itself.
+    The server enforces Telegram's flood control (unless ``limits`` is false), its clock running as fast as
+    the group pacing configured here, and the test fails if the bot was ever answered 429 by it."""
+    scale = float(settings.get("group_period_seconds", 60.0)) / 60.0
+    server = FakeTelegram(limits=Limits().scaled(scale) if limits else None)
     await server.start()
     runner = BotRunner(server, tmp_path / "bot.db", webhook=webhook, **settings)
     await runner.start()
@@ -68,6 +71,7 @@ async def running_world(
     try:
         yield World(server, runner, tmp_path)
         assert allow_fallbacks or runner.fallbacks == 0, f"{runner.fallbacks} computer choices fell back"
+        assert not server.limited, f"the bot went past Telegram's limits: {server.limited[:5]}"
     finally:
         if runner.app is not None:
             await runner.stop()

@@ -20,7 +20,7 @@ from typing import Any
 import aiohttp
 
 from engine import GameState
-from playground.botapi import BotApiServer
+from playground.botapi import BotApiServer, Limits
 from storage import GameRow, Storage
 from storage.maintenance import backup, check
 from tests.e2e import (
@@ -219,7 +219,7 @@ async def test_sigterm_under_play_in_webhook_mode_and_the_container_pieces(tmp_p
     """The bot as the container runs it: from an empty working folder, database under ``data/``, webhook mode
     and the health endpoint on.  Players play; SIGTERM mid-game stops it cleanly (exit 0) with every move
     committed; a new process resumes the game; and nothing was written outside ``data/``."""
-    server = BotApiServer()
+    server = BotApiServer(limits=Limits())  # Telegram's flood control, at its own clock
     await server.start()
     work = tmp_path / "app"
     work.mkdir()
@@ -271,7 +271,7 @@ async def test_sigterm_under_play_in_webhook_mode_and_the_container_pieces(tmp_p
             assert bot.returncode == 0, out
         written = sorted(str(p.relative_to(work)) for p in work.rglob("*"))
         assert all(name == "data" or name.startswith("data/") for name in written), written
-        assert server.violations == [] and server.webhook_refused == []
+        assert server.violations == [] and server.webhook_refused == [] and server.limited == []
     finally:
         await server.stop()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
@@ -101,3 +101,66 @@ async def test_new_group_messages_are_paced(fake: tuple[FakeTelegram, Bot]) -> N
     for i in range(len(sends) - 5):
         assert sends[i + 5] - sends[i] >= 0.45  # never a sixth message within one period
     assert await publisher.send(5, "private chats are not paced") is not None
+
+
+async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.005)
+
+
+async def test_a_send_that_failed_with_5xx_is_retried_until_taken(fake: tuple[FakeTelegram, Bot]) -> None:
+    server, bot = fake
+    publisher = Publisher(bot, retry_base=0.01)
+    server.fail_rate = 1.0
+    sending = asyncio.create_task(publisher.send(GROUP, "not lost"))
+    await until(lambda: len(server.failed) >= 3)
+    server.fail_rate = 0.0
+    message_id = await sending
+    assert message_id is not None and server.messages[(GROUP, message_id)].text == "not lost"
+    assert [m.text for m in server.bot_messages(GROUP)] == ["not lost"]
+    assert publisher.retries["sendMessage"] >= 3
+
+
+async def test_a_failed_edit_is_retried_and_never_recorded_as_shown(fake: tuple[FakeTelegram, Bot]) -> None:
+    server, bot = fake
+    publisher = Publisher(bot, retry_base=0.01, attempts=2)
+    message_id = await publisher.send(5, "v0")
+    assert message_id is not None
+    server.fail_rate = 1.0
+    publisher.edit(5, message_id, "v1")
+    await publisher.flush()  # both attempts failed: given up for now
+    assert server.messages[(5, message_id)].text == "v0" and len(server.failed) == 2
+    server.fail_rate = 0.0
+    publisher.edit(5, message_id, "v1")  # the same render again: sent, not skipped as already shown
+    await publisher.flush()
+    assert server.messages[(5, message_id)].text == "v1"
+
+
+async def test_a_transient_edit_failure_is_retried_with_the_newest_render(fake: tuple[FakeTelegram, Bot]) -> None:
+    server, bot = fake
+    publisher = Publisher(bot, retry_base=0.05)
+    message_id = await publisher.send(GROUP, "v0")
+    assert message_id is not None
+    server.fail_rate = 1.0
+    publisher.edit(GROUP, message_id, "v1")
+    await until(lambda: bool(server.failed))
+    server.fail_rate = 0.0
+    publisher.edit(GROUP, message_id, "v2")  # came while the first was failing: the newest wins
+    await publisher.flush()
+    assert server.messages[(GROUP, message_id)].text == "v2"
+    assert server.violations == []
+
+
+async def test_a_delete_that_failed_is_retried(fake: tuple[FakeTelegram, Bot]) -> None:
+    server, bot = fake
+    publisher = Publisher(bot, retry_base=0.01)
+    message_id = await publisher.send(GROUP, "gone soon")
+    assert message_id is not None
+    server.fail_rate = 1.0
+    deleting = asyncio.create_task(publisher.delete(GROUP, message_id))
+    await until(lambda: len(server.failed) >= 2)
+    server.fail_rate = 0.0
+    assert await deleting
+    assert server.messages[(GROUP, message_id)].deleted

@@ -1,0 +1,89 @@
+"""End to end under Telegram's bad moments: a share of the bot's requests fail with 502 before they take
+effect, and a whole series is still played to the end with nothing lost and every chat up to date."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from telegram import InlineKeyboardMarkup
+
+from bot.publisher import Publisher, fit
+from bot.render import Seating, render_deal_result, render_outcome
+from tests.e2e import GROUP, PERIOD, finished, open_game, play_until, replay, running_world
+
+
+def newest_renders(publisher: Publisher) -> dict[tuple[int, int], tuple[str, list[str]]]:
+    """Record, per message, the newest text and buttons the bot asked to show (sent or edited)."""
+    wanted: dict[tuple[int, int], tuple[str, list[str]]] = {}
+    send, edit, delete = publisher.send, publisher.edit, publisher.delete
+
+    def shape(text: str, markup: InlineKeyboardMarkup | None) -> tuple[str, list[str]]:
+        rows = markup.inline_keyboard if markup else ()
+        return fit(text), [b.callback_data or b.url or "" for row in rows for b in row]  # type: ignore[misc]
+
+    async def sending(chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, **kw: Any) -> int | None:
+        message_id = await send(chat_id, text, markup, **kw)
+        if message_id is not None:
+            wanted[(chat_id, message_id)] = shape(text, markup)
+        return message_id
+
+    def editing(chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        wanted[(chat_id, message_id)] = shape(text, markup)
+        edit(chat_id, message_id, text, markup)
+
+    async def deleting(chat_id: int, message_id: int) -> bool:
+        wanted.pop((chat_id, message_id), None)
+        return await delete(chat_id, message_id)
+
+    publisher.send = sending  # type: ignore[method-assign]
+    publisher.edit = editing  # type: ignore[method-assign]
+    publisher.delete = deleting  # type: ignore[method-assign]
+    return wanted
+
+
+async def test_a_series_with_5_percent_of_requests_failing_ends_complete_and_up_to_date(tmp_path: Path) -> None:
+    async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as world:
+        server = world.server
+        server.fail_random = random.Random(5)
+        server.fail_rate = 0.05
+        wanted = newest_renders(world.runner.publisher)
+        people, game = await open_game(world, "/newgame 4", 4)
+
+        async def done() -> bool:
+            return await finished(world, game.game_id)
+
+        await play_until(people, done, random.Random(16))
+        await world.runner.settle()
+        failed = len(server.failed)
+        server.fail_rate = 0.0
+
+        # Some requests did fail, and the bot went on.
+        assert failed >= 10, failed
+        assert world.runner.publisher.retries.total() >= failed
+
+        # Nothing was lost: the stored game is complete and replays to its outcome.
+        row, state = await replay(world, game.game_id)
+        assert row.status == "finished" and state.outcome is not None
+        assert row.action_count == len(state.history)
+
+        # Every message the bot keeps shows the newest render it was given: the table, every hand, the lobby.
+        assert any(chat_id == GROUP for chat_id, _ in wanted)
+        assert {p.user_id for p in people} <= {chat_id for chat_id, _ in wanted}
+        for (chat_id, message_id), (text, buttons) in wanted.items():
+            message = server.messages[(chat_id, message_id)]
+            if message.deleted:
+                continue
+            shown = [b.get("callback_data") or b.get("url") or "" for b in message.buttons()]
+            assert (message.text, shown) == (text, buttons), (chat_id, message_id)
+
+        # The group saw every deal's result and the series' outcome; no hand keeps a live card.
+        seating = Seating(tuple(p.name for p in people), "Friends")
+        texts = [m.text for m in world.group_messages()]
+        for result in state.deals:
+            assert any(render_deal_result(result, row.variant, seating, "en") in t for t in texts)
+        assert render_outcome(state.outcome, row.variant, seating, "en") in texts[-1]
+        for person in people:
+            assert person.hand() is None or not person.options()[1]
+        assert server.violations == []

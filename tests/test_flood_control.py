@@ -1,0 +1,120 @@
+"""The embedded Bot API server's flood control (Telegram's limits, answered with 429 and retry_after) and
+its failure injection (502 before a request takes effect)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from telegram import Bot
+from telegram.error import NetworkError, RetryAfter
+
+from bot.publisher import Publisher
+from playground.botapi import BotApiServer, FloodControl, Limits
+from tests.e2e import GROUP as E2E_GROUP
+from tests.e2e import PERIOD, running_world
+
+GROUP = -700
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[tuple[BotApiServer, Bot]]:
+    server = BotApiServer(limits=Limits())
+    await server.start()
+    server.add_group(GROUP, "G")
+    for user_id in (5, 6):
+        server.add_user(user_id, f"U{user_id}").started = True
+    bot = Bot(server.token, base_url=server.base_url)
+    await bot.initialize()
+    yield server, bot
+    await bot.shutdown()
+    await server.stop()
+
+
+async def test_the_21st_message_into_a_group_within_a_minute_gets_429_with_retry_after(
+    fake: tuple[BotApiServer, Bot],
+) -> None:
+    server, bot = fake
+    for i in range(20):
+        await bot.send_message(GROUP, f"m{i}")
+    with pytest.raises(RetryAfter) as refused:
+        await bot.send_message(GROUP, "one too many")
+    assert 1 <= refused.value.retry_after.total_seconds() <= 60  # type: ignore[union-attr]
+    assert len(server.limited) == 1 and "group" in server.limited[0]
+    assert len(server.bot_messages(GROUP)) == 20  # the refused message was not shown
+    await bot.send_message(5, "a private chat is not the group's window")
+
+
+async def test_a_private_chat_takes_a_burst_then_one_message_a_second(fake: tuple[BotApiServer, Bot]) -> None:
+    server, bot = fake
+    for i in range(3):
+        await bot.send_message(5, f"m{i}")
+    with pytest.raises(RetryAfter):
+        await bot.send_message(5, "fourth at once")
+    await bot.send_message(6, "another chat has its own bucket")
+    await asyncio.sleep(1.0)
+    await bot.send_message(5, "a second later")
+    assert [m.text for m in server.bot_messages(5)] == ["m0", "m1", "m2", "a second later"]
+
+
+async def test_edits_in_a_private_chat_are_allowed_a_longer_burst(fake: tuple[BotApiServer, Bot]) -> None:
+    server, bot = fake
+    message = await bot.send_message(5, "v")
+    for i in range(20):
+        await bot.edit_message_text(f"v{i}", chat_id=5, message_id=message.message_id)
+    with pytest.raises(RetryAfter):
+        await bot.edit_message_text("v20", chat_id=5, message_id=message.message_id)
+    assert server.messages[(5, message.message_id)].text == "v19"
+
+
+async def test_overall_limit_and_callback_answers_are_exempt() -> None:
+    control = FloodControl(Limits())
+    for i in range(30):
+        control.check("getChatMember", {"chat_id": GROUP - i}, 100.0)
+    for _ in range(100):
+        control.check("answerCallbackQuery", {"callback_query_id": "1"}, 100.0)
+        control.check("getUpdates", {}, 100.0)
+    with pytest.raises(Exception, match="retry after 1"):
+        control.check("getChatMember", {"chat_id": GROUP}, 100.0)
+    control.check("getChatMember", {"chat_id": GROUP}, 100.1)  # refilled at 30 a second
+
+
+def test_scaled_limits_run_the_clock_faster() -> None:
+    fast = Limits().scaled(0.05)
+    assert fast.group_messages == 20 and fast.group_period == pytest.approx(3.0)
+    assert fast.per_second == pytest.approx(600) and fast.private_per_second == pytest.approx(20)
+    control = FloodControl(fast)
+    for i in range(20):
+        control.check("sendMessage", {"chat_id": GROUP}, 10.0 + i * 0.01)
+    with pytest.raises(Exception, match="Too Many Requests"):
+        control.check("sendMessage", {"chat_id": GROUP}, 10.5)
+    control.check("sendMessage", {"chat_id": GROUP}, 13.0)
+
+
+async def test_the_publishers_group_pacing_stays_under_the_servers_limit(fake: tuple[BotApiServer, Bot]) -> None:
+    server, bot = fake
+    server.flood_control = FloodControl(Limits().scaled(0.5 / 60))  # 20 messages per half second
+    publisher = Publisher(bot, group_limit=20, group_period=0.5)
+    await asyncio.gather(*(publisher.send(GROUP, f"m{i}") for i in range(50)))
+    assert len(server.bot_messages(GROUP)) == 50
+    assert server.limited == []
+
+
+async def test_failure_injection_answers_502_before_the_request_takes_effect(fake: tuple[BotApiServer, Bot]) -> None:
+    server, bot = fake
+    server.fail_rate = 1.0
+    with pytest.raises(NetworkError):
+        await bot.send_message(GROUP, "lost?")
+    assert server.failed == ["sendMessage"] and server.bot_messages(GROUP) == []
+    server.fail_methods = frozenset({"editMessageText"})
+    await bot.send_message(GROUP, "sent: sendMessage no longer fails")
+
+
+async def test_the_e2e_harness_fails_a_test_in_which_the_bot_was_answered_429(tmp_path: Path) -> None:
+    with pytest.raises(AssertionError, match="past Telegram's limits"):
+        # The bot paced to 100 group messages where the server (at the tests' clock) takes 20.
+        async with running_world(tmp_path, group_period_seconds=PERIOD, group_messages_per_minute=100) as world:
+            for i in range(22):
+                assert await world.runner.publisher.send(E2E_GROUP, f"m{i}") is not None
