@@ -88,6 +88,7 @@ async def test_health_endpoint_in_both_modes(tmp_path: Path) -> None:
         port = free_port()
         async with running_world(tmp_path / str(webhook), webhook=webhook, health_port=port) as world:
             await world.runner.settle()
+            await wait_healthy(port)  # as the container's check does, it may ask again while the bot starts
             ok, said = await asyncio.to_thread(health_check, port)
             body = json.loads(said)
             assert ok, body
@@ -114,6 +115,8 @@ def health_check(port: int) -> tuple[bool, str]:
         timeout=30,
         check=False,
     )
+    if done.returncode not in (0, 1) or done.stderr:
+        print(f"python -m bot.health exited {done.returncode}: {done.stderr}")  # shown when a test fails
     return done.returncode == 0, done.stdout
 
 
