@@ -41,6 +41,14 @@ class TurnCame:
 
 
 @dataclass(frozen=True)
+class Pressed:
+    """The seat's player pressed a button of his hand: he is looking at it (no turn notification needed)."""
+
+    live: Live
+    seat: int
+
+
+@dataclass(frozen=True)
 class DealEnded:
     """A deal ended (``deals_before`` deals had been played before the action); a new one is dealt."""
 
@@ -140,6 +148,7 @@ Event = (
     | DealEnded
     | DealOpened
     | HandResent
+    | Pressed
     | SeriesEnded
     | HandChanged
     | SeatChanged

@@ -25,6 +25,7 @@ from bot.events import (
     GameEnded,
     HandChanged,
     HandResent,
+    Pressed,
     Say,
     SeatChanged,
     SeriesEnded,
@@ -53,6 +54,7 @@ class Notifier:
         self.turn_ping = turn_ping
         self._telling: dict[int, asyncio.Lock] = {}
         self._pings: dict[tuple[int, int], Handle] = {}
+        self._pinged: dict[tuple[int, int], tuple[int, int]] = {}  # (game, seat) -> his turn notice (chat, id)
 
     async def tell(self, events: Sequence[Event]) -> None:
         """Show what ``events`` changed, in order (one game's tellings one after the other)."""
@@ -81,6 +83,11 @@ class Notifier:
         live = getattr(event, "live", None)
         if isinstance(live, Live):
             await live.settled()  # each render below reads the state before any further await
+        await self._one_event(event)
+        if isinstance(live, Live):
+            await self.drop_pings(live)
+
+    async def _one_event(self, event: Event) -> None:
         match event:
             case Applied(live=live, seats=seats):
                 self.show_table(live)
@@ -89,11 +96,13 @@ class Notifier:
             case TrickTaken():
                 pass  # the table of the same action shows it
             case TurnCame(live=live, seat=seat, version=version):
+                self.show_hand(live, seat)  # the hand stays where it is: he may be choosing cards in it
                 if self.turn_ping <= 0:
-                    await self.resend_hand(live, seat)
+                    await self.send_ping(live, seat)
                 else:
-                    self.show_hand(live, seat)
                     self.schedule_ping(live.game_id, seat, version)
+            case Pressed(live=live, seat=seat):
+                self.cancel_ping(live.game_id, seat)
             case DealEnded(live=live, deals_before=before):
                 await self.announce(live, before)
                 await self.open_deal(live)
@@ -117,8 +126,10 @@ class Notifier:
             case TurnMissed(live=live, name=name, count=count):
                 key = "timer.away" if count >= 2 else "timer.expired"
                 await self.publisher.send(live.game.chat_id, t(live.chat_lang, key, name=name, count=count))
-            case GameEnded():
+            case GameEnded(live=ended):
                 self.close(event)
+                if ended is not None:
+                    await self.drop_pings(ended, every=True)
             case Say(chat_id=chat_id, text=text, markup=markup, lobby_of=lobby_of):
                 message_id = await self.publisher.send(chat_id, text, markup)
                 if lobby_of is not None:
@@ -268,7 +279,27 @@ class Notifier:
             return
         async with self._telling.setdefault(game_id, asyncio.Lock()):
             if live.version == version and self.games.is_current(live):
-                await self.resend_hand(live, seat)
+                await self.send_ping(live, seat)
+
+    async def send_ping(self, live: Live, seat: int) -> None:
+        """A short message of its own, with a notification: his turn has come.  His hand message is never
+        moved for it; the notice is deleted when the turn passes (``drop_pings``)."""
+        user = live.user_of(seat)
+        if user is None or (live.game_id, seat) in self._pinged:
+            return
+        text = t(live.lang_of(seat), "turn.ping", chat=escape(live.seating.chat_title))
+        message_id = await self.publisher.send(user, text, notify=True)
+        if message_id is not None:
+            self._pinged[(live.game_id, seat)] = (user, message_id)
+        await self.drop_pings(live)  # the turn may have passed while it was on its way
+
+    async def drop_pings(self, live: Live, *, every: bool = False) -> None:
+        """Delete the turn notices of ``live`` whose turn has passed (``every``: all, the game is over)."""
+        over = every or live.state.is_over or not self.games.is_current(live)
+        for key in [k for k in self._pinged if k[0] == live.game_id]:
+            if over or live.state.to_move != key[1]:
+                chat_id, message_id = self._pinged.pop(key)
+                await self.publisher.delete(chat_id, message_id)
 
     def close_all(self) -> None:
         """Cancel pending turn notifications (on shutdown)."""

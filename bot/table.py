@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.callbacks import Clear, HandPress, Play, Toggle, Unplayable
-from bot.events import Applied, DealEnded, Event, HandChanged, SeriesEnded, TrickTaken, TurnCame
+from bot.events import Applied, DealEnded, Event, HandChanged, Pressed, SeriesEnded, TrickTaken, TurnCame
 from bot.i18n import pick_language, t
 from bot.live import Live, LiveGames
 from bot.present import presenter
@@ -53,6 +53,12 @@ class Table:
         seat = live.seat_of(user_id)
         if seat is None:
             return t(live.chat_lang, "press.not_yours"), []
+        alert, events = await self.seated_press(live, seat, press, user_id)
+        return alert, [Pressed(live, seat), *events]  # any press of his is activity: no turn notification
+
+    async def seated_press(
+        self, live: Live, seat: int, press: HandPress, user_id: int
+    ) -> tuple[str | None, list[Event]]:
         lang = live.lang_of(seat)
         if press.version != live.version:
             return t(lang, "press.stale"), [HandChanged(live, seat)]
