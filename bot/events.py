@@ -50,10 +50,14 @@ class Pressed:
 
 @dataclass(frozen=True)
 class DealEnded:
-    """A deal ended (``deals_before`` deals had been played before the action); a new one is dealt."""
+    """A deal ended (``deals_before`` deals had been played before the action); a new one is dealt.
+    ``last_trick``: the plays of the deal's last trick, its completing card included (shown until the
+    table of the deal is closed); ``winner``: who took it."""
 
     live: Live
     deals_before: int
+    last_trick: tuple[Action, ...] = ()
+    winner: int | None = None
 
 
 @dataclass(frozen=True)
@@ -75,10 +79,12 @@ class HandResent:
 
 @dataclass(frozen=True)
 class SeriesEnded:
-    """The last deal ended and the series with it."""
+    """The last deal ended and the series with it (``last_trick``, ``winner``: as in ``DealEnded``)."""
 
     live: Live
     deals_before: int
+    last_trick: tuple[Action, ...] = ()
+    winner: int | None = None
 
 
 @dataclass(frozen=True)

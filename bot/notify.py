@@ -36,7 +36,17 @@ from bot.events import (
 from bot.i18n import t
 from bot.live import Live, LiveGames
 from bot.publisher import Publisher
-from bot.render import Rendered, render_deal_result, render_hand, render_hand_closed, render_outcome, render_table
+from bot.render import (
+    Rendered,
+    finished_trick_lines,
+    game_title,
+    render_deal_result,
+    render_hand,
+    render_hand_closed,
+    render_outcome,
+    render_table,
+)
+from engine import Action
 from storage import Storage
 
 if TYPE_CHECKING:
@@ -103,17 +113,17 @@ class Notifier:
                     self.schedule_ping(live.game_id, seat, version)
             case Pressed(live=live, seat=seat):
                 self.cancel_ping(live.game_id, seat)
-            case DealEnded(live=live, deals_before=before):
-                await self.announce(live, before)
+            case DealEnded(live=live, deals_before=before, last_trick=last, winner=winner):
+                await self.announce(live, before, last, winner)
                 await self.open_deal(live)
             case DealOpened(live=live, resume=resume):
                 await self.open_deal(live, resume=resume)
             case HandResent(live=live, seat=seat):
                 await self.resend_hand(live, seat)
-            case SeriesEnded(live=live, deals_before=before):
+            case SeriesEnded(live=live, deals_before=before, last_trick=last, winner=winner):
                 for seat in range(len(live.seats)):
                     self.cancel_ping(live.game_id, seat)
-                await self.announce(live, before)
+                await self.announce(live, before, last, winner)
             case HandChanged(live=live, seat=seat):
                 self.show_hand(live, seat)
             case SeatChanged(live=live, seat=seat, key=key, name=name, back=back):
@@ -210,9 +220,20 @@ class Notifier:
             else:
                 await self.resend_hand(live, seat, notify=seat == state.to_move)
 
-    async def announce(self, live: Live, deals_before: int) -> None:
-        """A deal has ended: close its table and hand messages; at the end of the series post the last result
-        and the outcome (a continuing series shows the result at the head of the next table message)."""
+    def last_trick(self, live: Live, plays: Sequence[Action], winner: int | None, seat: int | None) -> list[str]:
+        """The lines of a finished deal's last trick as ``seat`` (None: the group) sees it."""
+        if not plays:
+            return []
+        seen = [live.state.seen(a, seat) for a in plays]
+        lang = live.chat_lang if seat is None else live.lang_of(seat)
+        return finished_trick_lines(seen, winner, live.game.variant, live.seating, lang)
+
+    async def announce(
+        self, live: Live, deals_before: int, last: Sequence[Action] = (), winner: int | None = None
+    ) -> None:
+        """A deal has ended: close its table and hand messages (showing its last trick, completing card
+        included); at the end of the series post the last result and the outcome (a continuing series shows
+        the result at the head of the next table message)."""
         await live.settled()
         state = live.state
         game = live.game
@@ -223,10 +244,16 @@ class Notifier:
                 user, message_id = live.user_of(seat), live.seats[seat].hand_message_id
                 stale = live.seats[seat].hand_deal_no != state.deal_no or state.is_over
                 if user is not None and message_id is not None and stale:
-                    closed = render_hand_closed(finished, live.lang_of(seat), state.is_over)
+                    seen = self.last_trick(live, last, winner, seat)
+                    closed = render_hand_closed(finished, live.lang_of(seat), state.is_over, seen)
                     self.publisher.edit(user, message_id, closed)
             if game.table_message_id is not None and (game.table_deal_no != state.deal_no or state.is_over):
-                closed = self.prelude(live, finished - 1) + t(lang, "hand.deal_over", deal=finished)
+                shown = "\n".join(self.last_trick(live, last, winner, None))
+                over = t(lang, "hand.deal_over", deal=finished)
+                if shown:  # the deal's last trick, under its deal's header
+                    header = t(lang, "table.header", game=game_title(game.variant, lang), deal=finished)
+                    over = f"{header}\n{shown}\n\n{over}"
+                closed = self.prelude(live, finished - 1) + over
                 self.publisher.edit(game.chat_id, game.table_message_id, closed)
         announced = len(state.deals)
         if state.outcome is not None and deals_before <= len(state.deals):

@@ -6,7 +6,10 @@ import asyncio
 import random
 from pathlib import Path
 
-from tests.e2e import open_game, play_turn, replay, running_world
+from bot.present.base import Seating, teams_line
+from bot.render import card_label
+from engine import Kind
+from tests.e2e import GROUP, World, open_game, play_turn, replay, running_world
 
 
 async def test_the_hand_stays_under_the_finger_of_a_player_who_is_choosing(tmp_path: Path) -> None:
@@ -39,3 +42,47 @@ async def test_the_hand_stays_under_the_finger_of_a_player_who_is_choosing(tmp_p
         assert not server.messages[(chooser.user_id, hand.message_id)].deleted
         assert len(server.bot_messages(chooser.user_id)) == before  # no notification: he was pressing
         assert server.violations == []
+
+
+async def test_the_card_that_completes_a_trick_is_shown_with_who_took_it(world: World) -> None:
+    """Classic Kozel: after a trick's last card, the group's table and every hand keep the finished trick,
+    that card included, with who took it and the tricks taken per team, until the next lead; the deal's
+    last trick stays on the closed table and hands."""
+    people, game = await open_game(world, "/newgame classic", 4)
+    rng = random.Random(2)
+    seating = Seating(tuple(p.name for p in people), "Friends")
+    seen_mid_deal = False
+    table_id, hands = 0, dict[int, int]()
+    while True:
+        _, before = await replay(world, game.game_id)
+        mover = next(p for p in people if p.my_turn())
+        assert await play_turn(mover, rng)
+        await world.runner.settle()
+        row, state = await replay(world, game.game_id)
+        completing = state.history[-1]
+        if completing.kind is not Kind.PLAY:  # a redeal (C6): no trick
+            continue
+        label = card_label(completing.cards[0], "classic")
+        if len(state.deals) > len(before.deals):  # the deal's last trick
+            closed = world.server.messages[(GROUP, table_id)].text
+            assert "Trick taken by" in closed and f"{mover.name}: {label}" in closed, closed
+            for person in people:
+                old_hand = world.server.messages[(person.user_id, hands[person.user_id])].text
+                assert f"{mover.name}: {label}" in old_hand, old_hand
+            break
+        assert row.table_message_id is not None
+        table_id = row.table_message_id
+        hands.update({p.user_id: m.message_id for p in people if (m := p.hand()) is not None})
+        table = world.server.messages[(GROUP, table_id)].text
+        if sum(state.tricks_taken) > sum(before.tricks_taken) and not state.trick:
+            winner = seating.name(state.tricks_done[-1].winner)
+            assert f"Trick taken by {winner}:" in table and f"{mover.name}: {label}" in table, table
+            taken = state.tricks_taken
+            assert teams_line("table.tricks_teams", taken, seating, "en") in table
+            for person in people:
+                hand = person.hand()
+                assert hand is not None, person.name
+                assert f"{mover.name}: {label}" in hand.text, hand.text
+            seen_mid_deal = True
+    assert seen_mid_deal
+    assert world.server.violations == []

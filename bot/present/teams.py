@@ -17,6 +17,11 @@ class TeamPresenter(Presenter):
             return teams_line("table.score_teams", totals, seating, lang)
         return super().score_line(totals, seating, lang)
 
+    def tricks_line(self, taken: Sequence[int], seating: Seating, lang: str) -> str:
+        if len(taken) == 2:
+            return teams_line("table.tricks_teams", taken, seating, lang)
+        return super().tricks_line(taken, seating, lang)
+
     def result_lines(self, result: DealResult, seating: Seating, lang: str) -> list[str]:
         lines = []
         events = set(result.events)
