@@ -11,7 +11,7 @@ from html import escape
 from bot.callbacks import Lobby, LobbyOp, Sit
 from bot.clock import LobbyExpiry
 from bot.events import DealOpened, Edit, Event, Say
-from bot.i18n import pick_language, t
+from bot.i18n import pick_language, t, tn
 from bot.live import LiveGames
 from bot.menus import LobbySeat, Rendered, render_lobby
 from bot.people import Person
@@ -217,5 +217,5 @@ class Lobbies:
             if game is None or game.status != "lobby":
                 return
             minutes = max(1, round(self.expiry.ttl / 60))
-            events = await self.close(game, t(await self.chat_lang(game.chat_id), "lobby.expired", minutes=minutes))
+            events = await self.close(game, tn(await self.chat_lang(game.chat_id), "lobby.expired", minutes))
         await self.tell(events)
