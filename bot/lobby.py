@@ -136,6 +136,9 @@ class Lobbies:
         mine = next((s for s in seats if s.user_id == person.user_id), None)
         shown = presenter(game.variant)
         alert: str | None
+        changes_table = isinstance(press, Lobby) and press.op in (LobbyOp.ADD_COMPUTER, LobbyOp.REMOVE_COMPUTER)
+        if changes_table and mine is None and person.user_id != game.creator_id and not await is_admin():
+            return t(lang, "lobby.outsider"), []  # only the creator, seated players or admins change the table
         match press:
             case Lobby(op=LobbyOp.START | LobbyOp.CANCEL as op):
                 if person.user_id != game.creator_id and not await is_admin():

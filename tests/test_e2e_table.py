@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.present.base import Seating, teams_line
 from bot.render import card_label
 from engine import Kind
-from tests.e2e import GROUP, World, open_game, play_turn, replay, running_world
+from tests.e2e import GROUP, World, button, open_game, play_turn, replay, running_world
 
 
 async def test_the_hand_stays_under_the_finger_of_a_player_who_is_choosing(tmp_path: Path) -> None:
@@ -85,4 +85,29 @@ async def test_the_card_that_completes_a_trick_is_shown_with_who_took_it(world: 
                 assert f"{mover.name}: {label}" in hand.text, hand.text
             seen_mid_deal = True
     assert seen_mid_deal
+    assert world.server.violations == []
+
+
+async def test_an_outsiders_lobby_presses_that_change_the_table_are_refused(world: World) -> None:
+    """Someone neither seated, nor the creator, nor an admin cannot add or remove computer players: he gets
+    a clear alert and the table does not change; the creator still can."""
+    creator, outsider = world.person(1, "Ann"), world.person(9, "Zed")
+    await creator.say(GROUP, "/newgame classic")
+    lobby = world.group_messages()[-1]
+    await creator.join(lobby)
+    game = await world.runner.storage.games.open_game(GROUP)
+    assert game is not None
+    for ending in (":bot", ":unbot"):
+        data = next((b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(ending)), None)
+        if ending == ":unbot" and data is None:  # the remove button is shown once a computer sits
+            answer = await creator.press(lobby, button(lobby, ":bot"))
+            await world.runner.settle()
+            lobby = world.server.messages[(GROUP, lobby.message_id)]
+            data = button(lobby, ":unbot")
+        assert data is not None
+        before = await world.runner.storage.games.seats(game.game_id)
+        answer = await outsider.press(lobby, data)
+        await world.runner.settle()
+        assert answer.get("show_alert") and "creator" in answer.get("text", ""), answer
+        assert await world.runner.storage.games.seats(game.game_id) == before
     assert world.server.violations == []
