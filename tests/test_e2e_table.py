@@ -111,3 +111,29 @@ async def test_an_outsiders_lobby_presses_that_change_the_table_are_refused(worl
         assert answer.get("show_alert") and "creator" in answer.get("text", ""), answer
         assert await world.runner.storage.games.seats(game.game_id) == before
     assert world.server.violations == []
+
+
+async def test_no_two_buttons_of_a_hand_begin_with_the_same_word(world: World) -> None:
+    """Russian four-card hand of a player answering with a card chosen: "discard" and "clear the selection"
+    used to be the same verb ("Сбросить (1)" next to "Сбросить выбор"); no two buttons start alike now."""
+    people = [world.person(i + 1, f"P{i + 1}", "ru") for i in range(4)]
+    await people[0].say(GROUP, "/language ru")
+    await people[0].say(GROUP, "/newgame 4")
+    lobby = world.group_messages()[-1]
+    for person in people:
+        await person.join(lobby)
+    lobby = world.server.messages[(GROUP, lobby.message_id)]
+    await people[0].press(lobby, button(lobby, ":start"))
+    first = next(p for p in people if p.my_turn())
+    assert await play_turn(first, random.Random(3))
+    await world.runner.settle()
+    answerer = next(p for p in people if p.my_turn())
+    hand, _, toggles = answerer.options()
+    assert hand is not None and toggles
+    await answerer.press(hand, toggles[0])
+    await world.runner.settle()
+    hand = answerer.hand()
+    assert hand is not None
+    words = [b["text"].split()[0] for b in hand.buttons() if b.get("callback_data", "").split(":")[-1][:1] not in "tn"]
+    assert "Снять" in words and "Сбросить" in words, words
+    assert len(words) == len(set(words)), words
