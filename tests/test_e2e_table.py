@@ -137,3 +137,18 @@ async def test_no_two_buttons_of_a_hand_begin_with_the_same_word(world: World) -
     words = [b["text"].split()[0] for b in hand.buttons() if b.get("callback_data", "").split(":")[-1][:1] not in "tn"]
     assert "Снять" in words and "Сбросить" in words, words
     assert len(words) == len(set(words)), words
+
+
+async def test_no_internal_words_reach_players(world: World) -> None:
+    """Russian group: a second /newgame is refused without a rule id; an unknown game lists the games by
+    their names with what to type, never the internal names alone (issue 15, item 5)."""
+    admin = world.person(1, "Аня", "ru")
+    await admin.say(GROUP, "/language ru")
+    await admin.say(GROUP, "/newgame 4")
+    await admin.say(GROUP, "/newgame classic")
+    refused = world.group_messages()[-1].text
+    assert "уже идёт игра" in refused and "X2" not in refused and "правило" not in refused, refused
+    await admin.say(GROUP, "/newgame шахматы")
+    unknown = world.group_messages()[-1].text
+    assert "Козёл на 4 карты (/newgame 4)" in unknown and "Чешский козёл (/newgame czech)" in unknown, unknown
+    assert "four_card" not in unknown, unknown
