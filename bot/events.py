@@ -41,11 +41,23 @@ class TurnCame:
 
 
 @dataclass(frozen=True)
+class Pressed:
+    """The seat's player pressed a button of his hand: he is looking at it (no turn notification needed)."""
+
+    live: Live
+    seat: int
+
+
+@dataclass(frozen=True)
 class DealEnded:
-    """A deal ended (``deals_before`` deals had been played before the action); a new one is dealt."""
+    """A deal ended (``deals_before`` deals had been played before the action); a new one is dealt.
+    ``last_trick``: the plays of the deal's last trick, its completing card included (shown until the
+    table of the deal is closed); ``winner``: who took it."""
 
     live: Live
     deals_before: int
+    last_trick: tuple[Action, ...] = ()
+    winner: int | None = None
 
 
 @dataclass(frozen=True)
@@ -67,10 +79,12 @@ class HandResent:
 
 @dataclass(frozen=True)
 class SeriesEnded:
-    """The last deal ended and the series with it."""
+    """The last deal ended and the series with it (``last_trick``, ``winner``: as in ``DealEnded``)."""
 
     live: Live
     deals_before: int
+    last_trick: tuple[Action, ...] = ()
+    winner: int | None = None
 
 
 @dataclass(frozen=True)
@@ -140,6 +154,7 @@ Event = (
     | DealEnded
     | DealOpened
     | HandResent
+    | Pressed
     | SeriesEnded
     | HandChanged
     | SeatChanged

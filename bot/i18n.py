@@ -3,14 +3,19 @@
 Each language is a ``locales/<lang>/LC_MESSAGES/kozel.po`` file whose message ids are symbolic
 (``"lobby.title"``) and whose strings are ``str.format`` templates.  They are read once, at import, with
 Babel's PO reader, so a translator edits one plain .po file and no compiled file has to be kept in step.
-``t(lang, key, **values)`` formats a message; a language we do not speak falls back to English.  Tests check
-that every catalogue has every id of the English one, with the same placeholders, none empty or fuzzy.
+``t(lang, key, **values)`` formats a message; a language we do not speak falls back to English.  A message
+about a number of things is a plural entry (``msgid``/``msgid_plural``, ``msgstr[0..n-1]``): ``tn(lang, key,
+count, **values)`` picks its form with the rule of the catalogue's ``Plural-Forms`` header (Russian and Czech
+have three forms, English two).  Tests check that every catalogue has every id of the English one, with the
+same placeholders, none empty or fuzzy, and every plural entry with its language's number of forms.
 Values are inserted as they are given: the caller escapes names for HTML.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from gettext import c2py
 from importlib import resources
 
 from babel.messages.pofile import read_po
@@ -24,8 +29,36 @@ class CatalogueError(ValueError):
     """A catalogue that cannot be used: unreadable, fuzzy or with empty messages."""
 
 
+@dataclass(frozen=True)
+class Plurals:
+    """A catalogue's plural entries (message id → its forms) and the rule that picks a form for a number."""
+
+    count: int
+    rule: Callable[[int], int]
+    forms: Mapping[str, tuple[str, ...]]
+
+
+def read_catalogue(folder: str, handle: object) -> tuple[dict[str, str], Plurals]:
+    catalog = read_po(handle, locale=folder, domain=DOMAIN, abort_invalid=True)  # type: ignore[arg-type]
+    messages: dict[str, str] = {}
+    forms: dict[str, tuple[str, ...]] = {}
+    for message in catalog:
+        if not message.id:
+            continue  # the header
+        if isinstance(message.id, tuple):  # a plural entry: its key is the singular id
+            strings = tuple(str(s) for s in message.string) if isinstance(message.string, tuple) else ()
+            if message.fuzzy or not strings or not all(strings):
+                raise CatalogueError(f"{folder}: plural message {message.id[0]!r} is fuzzy or empty")
+            forms[str(message.id[0])] = strings
+            continue
+        if message.fuzzy or not message.string or not isinstance(message.string, str):
+            raise CatalogueError(f"{folder}: message {message.id!r} is fuzzy, empty or plural")
+        messages[str(message.id)] = message.string
+    return messages, Plurals(catalog.num_plurals, c2py(catalog.plural_expr), forms)
+
+
 def load_catalogues() -> dict[str, Mapping[str, str]]:
-    """Every language in ``bot/locales``, as message id → template."""
+    """Every language in ``bot/locales``, as message id → template (plural entries go to ``PLURALS``)."""
     found: dict[str, Mapping[str, str]] = {}
     root = resources.files("bot").joinpath("locales")
     for folder in sorted(root.iterdir(), key=lambda f: f.name):
@@ -33,20 +66,13 @@ def load_catalogues() -> dict[str, Mapping[str, str]]:
         if not path.is_file():
             continue
         with path.open("rb") as handle:
-            catalog = read_po(handle, locale=folder.name, domain=DOMAIN, abort_invalid=True)
-        messages: dict[str, str] = {}
-        for message in catalog:
-            if not message.id:
-                continue  # the header
-            if message.fuzzy or not message.string or not isinstance(message.string, str):
-                raise CatalogueError(f"{folder.name}: message {message.id!r} is fuzzy, empty or plural")
-            messages[str(message.id)] = message.string
-        found[folder.name] = messages
+            found[folder.name], PLURALS[folder.name] = read_catalogue(folder.name, handle)
     if DEFAULT_LANGUAGE not in found:
         raise CatalogueError(f"no {DEFAULT_LANGUAGE} catalogue in {root}")
     return found
 
 
+PLURALS: dict[str, Plurals] = {}
 CATALOGUES = load_catalogues()
 LANGUAGES = tuple(sorted(CATALOGUES, key=lambda lang: (lang != DEFAULT_LANGUAGE, lang)))
 EN = CATALOGUES[DEFAULT_LANGUAGE]
@@ -66,3 +92,14 @@ def t(lang: str, key: str, **values: object) -> str:
     catalogue = CATALOGUES.get(lang, EN)
     template = catalogue.get(key) or EN[key]
     return template.format(**values) if values else template
+
+
+def tn(lang: str, key: str, count: int, **values: object) -> str:
+    """The plural message ``key`` in the form for ``count`` (given to it as ``{count}`` too)."""
+    plurals = PLURALS.get(lang, PLURALS[DEFAULT_LANGUAGE])
+    forms = plurals.forms.get(key)
+    if forms is None:
+        plurals, forms = PLURALS[DEFAULT_LANGUAGE], PLURALS[DEFAULT_LANGUAGE].forms[key]
+    index = plurals.rule(count)
+    template = forms[index if 0 <= index < len(forms) else -1]
+    return template.format(count=count, **values)

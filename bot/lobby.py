@@ -11,7 +11,7 @@ from html import escape
 from bot.callbacks import Lobby, LobbyOp, Sit
 from bot.clock import LobbyExpiry
 from bot.events import DealOpened, Edit, Event, Say
-from bot.i18n import pick_language, t
+from bot.i18n import pick_language, t, tn
 from bot.live import LiveGames
 from bot.menus import LobbySeat, Rendered, render_lobby
 from bot.people import Person
@@ -136,6 +136,9 @@ class Lobbies:
         mine = next((s for s in seats if s.user_id == person.user_id), None)
         shown = presenter(game.variant)
         alert: str | None
+        changes_table = isinstance(press, Lobby) and press.op in (LobbyOp.ADD_COMPUTER, LobbyOp.REMOVE_COMPUTER)
+        if changes_table and mine is None and person.user_id != game.creator_id and not await is_admin():
+            return t(lang, "lobby.outsider"), []  # only the creator, seated players or admins change the table
         match press:
             case Lobby(op=LobbyOp.START | LobbyOp.CANCEL as op):
                 if person.user_id != game.creator_id and not await is_admin():
@@ -217,5 +220,5 @@ class Lobbies:
             if game is None or game.status != "lobby":
                 return
             minutes = max(1, round(self.expiry.ttl / 60))
-            events = await self.close(game, t(await self.chat_lang(game.chat_id), "lobby.expired", minutes=minutes))
+            events = await self.close(game, tn(await self.chat_lang(game.chat_id), "lobby.expired", minutes))
         await self.tell(events)

@@ -13,7 +13,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Kick, Lobby, LobbyOp, Setting, Sit, Vote
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, t
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, t, tn
 from bot.present import GAMES, Seating, game_title, presenter
 from storage.models import ChatSettings
 
@@ -127,10 +127,11 @@ def render_settings(settings: ChatSettings, chat_title: str, lang: str) -> Rende
     timer = t(lang, "settings.seconds", n=settings.turn_timer) if settings.turn_timer else t(lang, "settings.off")
     language = settings.language or DEFAULT_LANGUAGE
     rule = t(lang, f"settings.all_tricks_{classic['all_tricks']}")
+    deck = int(str(classic["deck"]))
     lines = [
         t(lang, "settings.title", chat=escape(chat_title)),
         t(lang, "settings.default_game", game=game_title(settings.default_variant, lang)),
-        t(lang, "settings.classic", deck=classic["deck"], redeal=on_off[bool(classic["redeal"])], all_tricks=rule),
+        tn(lang, "settings.classic", deck, redeal=on_off[bool(classic["redeal"])], all_tricks=rule),
         t(lang, "settings.timer", timer=timer),
         t(lang, "settings.language", language=LANGUAGE_NAMES.get(language, language)),
         t(lang, "settings.level", level=t(lang, f"level.{settings.computer_level}")),

@@ -25,6 +25,7 @@ from bot.events import (
     GameEnded,
     HandChanged,
     HandResent,
+    Pressed,
     Say,
     SeatChanged,
     SeriesEnded,
@@ -35,7 +36,17 @@ from bot.events import (
 from bot.i18n import t
 from bot.live import Live, LiveGames
 from bot.publisher import Publisher
-from bot.render import Rendered, render_deal_result, render_hand, render_hand_closed, render_outcome, render_table
+from bot.render import (
+    Rendered,
+    finished_trick_lines,
+    game_title,
+    render_deal_result,
+    render_hand,
+    render_hand_closed,
+    render_outcome,
+    render_table,
+)
+from engine import Action
 from storage import Storage
 
 if TYPE_CHECKING:
@@ -53,6 +64,7 @@ class Notifier:
         self.turn_ping = turn_ping
         self._telling: dict[int, asyncio.Lock] = {}
         self._pings: dict[tuple[int, int], Handle] = {}
+        self._pinged: dict[tuple[int, int], tuple[int, int]] = {}  # (game, seat) -> his turn notice (chat, id)
 
     async def tell(self, events: Sequence[Event]) -> None:
         """Show what ``events`` changed, in order (one game's tellings one after the other)."""
@@ -81,6 +93,11 @@ class Notifier:
         live = getattr(event, "live", None)
         if isinstance(live, Live):
             await live.settled()  # each render below reads the state before any further await
+        await self._one_event(event)
+        if isinstance(live, Live):
+            await self.drop_pings(live)
+
+    async def _one_event(self, event: Event) -> None:
         match event:
             case Applied(live=live, seats=seats):
                 self.show_table(live)
@@ -89,22 +106,24 @@ class Notifier:
             case TrickTaken():
                 pass  # the table of the same action shows it
             case TurnCame(live=live, seat=seat, version=version):
+                self.show_hand(live, seat)  # the hand stays where it is: he may be choosing cards in it
                 if self.turn_ping <= 0:
-                    await self.resend_hand(live, seat)
+                    await self.send_ping(live, seat)
                 else:
-                    self.show_hand(live, seat)
                     self.schedule_ping(live.game_id, seat, version)
-            case DealEnded(live=live, deals_before=before):
-                await self.announce(live, before)
+            case Pressed(live=live, seat=seat):
+                self.cancel_ping(live.game_id, seat)
+            case DealEnded(live=live, deals_before=before, last_trick=last, winner=winner):
+                await self.announce(live, before, last, winner)
                 await self.open_deal(live)
             case DealOpened(live=live, resume=resume):
                 await self.open_deal(live, resume=resume)
             case HandResent(live=live, seat=seat):
                 await self.resend_hand(live, seat)
-            case SeriesEnded(live=live, deals_before=before):
+            case SeriesEnded(live=live, deals_before=before, last_trick=last, winner=winner):
                 for seat in range(len(live.seats)):
                     self.cancel_ping(live.game_id, seat)
-                await self.announce(live, before)
+                await self.announce(live, before, last, winner)
             case HandChanged(live=live, seat=seat):
                 self.show_hand(live, seat)
             case SeatChanged(live=live, seat=seat, key=key, name=name, back=back):
@@ -117,8 +136,10 @@ class Notifier:
             case TurnMissed(live=live, name=name, count=count):
                 key = "timer.away" if count >= 2 else "timer.expired"
                 await self.publisher.send(live.game.chat_id, t(live.chat_lang, key, name=name, count=count))
-            case GameEnded():
+            case GameEnded(live=ended):
                 self.close(event)
+                if ended is not None:
+                    await self.drop_pings(ended, every=True)
             case Say(chat_id=chat_id, text=text, markup=markup, lobby_of=lobby_of):
                 message_id = await self.publisher.send(chat_id, text, markup)
                 if lobby_of is not None:
@@ -199,9 +220,20 @@ class Notifier:
             else:
                 await self.resend_hand(live, seat, notify=seat == state.to_move)
 
-    async def announce(self, live: Live, deals_before: int) -> None:
-        """A deal has ended: close its table and hand messages; at the end of the series post the last result
-        and the outcome (a continuing series shows the result at the head of the next table message)."""
+    def last_trick(self, live: Live, plays: Sequence[Action], winner: int | None, seat: int | None) -> list[str]:
+        """The lines of a finished deal's last trick as ``seat`` (None: the group) sees it."""
+        if not plays:
+            return []
+        seen = [live.state.seen(a, seat) for a in plays]
+        lang = live.chat_lang if seat is None else live.lang_of(seat)
+        return finished_trick_lines(seen, winner, live.game.variant, live.seating, lang)
+
+    async def announce(
+        self, live: Live, deals_before: int, last: Sequence[Action] = (), winner: int | None = None
+    ) -> None:
+        """A deal has ended: close its table and hand messages (showing its last trick, completing card
+        included); at the end of the series post the last result and the outcome (a continuing series shows
+        the result at the head of the next table message)."""
         await live.settled()
         state = live.state
         game = live.game
@@ -212,10 +244,16 @@ class Notifier:
                 user, message_id = live.user_of(seat), live.seats[seat].hand_message_id
                 stale = live.seats[seat].hand_deal_no != state.deal_no or state.is_over
                 if user is not None and message_id is not None and stale:
-                    closed = render_hand_closed(finished, live.lang_of(seat), state.is_over)
+                    seen = self.last_trick(live, last, winner, seat)
+                    closed = render_hand_closed(finished, live.lang_of(seat), state.is_over, seen)
                     self.publisher.edit(user, message_id, closed)
             if game.table_message_id is not None and (game.table_deal_no != state.deal_no or state.is_over):
-                closed = self.prelude(live, finished - 1) + t(lang, "hand.deal_over", deal=finished)
+                shown = "\n".join(self.last_trick(live, last, winner, None))
+                over = t(lang, "hand.deal_over", deal=finished)
+                if shown:  # the deal's last trick, under its deal's header
+                    header = t(lang, "table.header", game=game_title(game.variant, lang), deal=finished)
+                    over = f"{header}\n{shown}\n\n{over}"
+                closed = self.prelude(live, finished - 1) + over
                 self.publisher.edit(game.chat_id, game.table_message_id, closed)
         announced = len(state.deals)
         if state.outcome is not None and deals_before <= len(state.deals):
@@ -268,7 +306,27 @@ class Notifier:
             return
         async with self._telling.setdefault(game_id, asyncio.Lock()):
             if live.version == version and self.games.is_current(live):
-                await self.resend_hand(live, seat)
+                await self.send_ping(live, seat)
+
+    async def send_ping(self, live: Live, seat: int) -> None:
+        """A short message of its own, with a notification: his turn has come.  His hand message is never
+        moved for it; the notice is deleted when the turn passes (``drop_pings``)."""
+        user = live.user_of(seat)
+        if user is None or (live.game_id, seat) in self._pinged:
+            return
+        text = t(live.lang_of(seat), "turn.ping", chat=escape(live.seating.chat_title))
+        message_id = await self.publisher.send(user, text, notify=True)
+        if message_id is not None:
+            self._pinged[(live.game_id, seat)] = (user, message_id)
+        await self.drop_pings(live)  # the turn may have passed while it was on its way
+
+    async def drop_pings(self, live: Live, *, every: bool = False) -> None:
+        """Delete the turn notices of ``live`` whose turn has passed (``every``: all, the game is over)."""
+        over = every or live.state.is_over or not self.games.is_current(live)
+        for key in [k for k in self._pinged if k[0] == live.game_id]:
+            if over or live.state.to_move != key[1]:
+                chat_id, message_id = self._pinged.pop(key)
+                await self.publisher.delete(chat_id, message_id)
 
     def close_all(self) -> None:
         """Cancel pending turn notifications (on shutdown)."""

@@ -50,20 +50,43 @@ def play_label(play: SeenPlay, variant: str) -> str:
 # --- the table ----------------------------------------------------------------------------------------------
 
 
+def play_line(play: SeenPlay, variant: str, seating: Seating, lang: str) -> str:
+    text = play_label(play, variant)
+    if play.kind is Kind.MOLODKA:
+        text = "🔥 " + text
+    return "  " + t(lang, "table.play", name=seating.name(play.seat), cards=text)
+
+
+def finished_trick_lines(
+    plays: Sequence[SeenPlay], winner: int | None, variant: str, seating: Seating, lang: str
+) -> list[str]:
+    """A trick that is over, every card of it, and who took it."""
+    lines = [t(lang, "table.trick_taken", name=seating.name(winner))]
+    return lines + [play_line(play, variant, seating, lang) for play in plays]
+
+
 def trick_lines(view: View, seating: Seating, lang: str) -> list[str]:
+    """The trick on the table; between a trick's last card and the next lead, the finished trick (its
+    completing card included) with who took it."""
+    if not view.trick and view.last_trick:
+        return finished_trick_lines(view.last_trick, view.last_trick_winner, view.variant, seating, lang)
     if not view.trick:
         return [t(lang, "table.trick_empty")]
     marks_top = presenter(view.variant).marks_trick_top
     lines = [t(lang, "table.trick")]
     for index, play in enumerate(view.trick):
-        text = play_label(play, view.variant)
-        if play.kind is Kind.MOLODKA:
-            text = "🔥 " + text
-        line = "  " + t(lang, "table.play", name=seating.name(play.seat), cards=text)
+        line = play_line(play, view.variant, seating, lang)
         if marks_top and index == view.trick_top and len(view.trick) > 1:
             line += t(lang, "table.top")
         lines.append(line)
     return lines
+
+
+def tricks_lines(view: View, seating: Seating, lang: str) -> list[str]:
+    """Tricks taken so far in the deal, per team or player (never card points: face-down discards, X1)."""
+    if not view.tricks_taken or not any(view.tricks_taken):
+        return []
+    return [presenter(view.variant).tricks_line(view.tricks_taken, seating, lang)]
 
 
 def score_line(view: View, seating: Seating, lang: str) -> str:
@@ -92,9 +115,8 @@ def render_table(view: View, seating: Seating, lang: str) -> str:
         *announcements(view, seating, lang),
         "",
         *trick_lines(view, seating, lang),
+        *tricks_lines(view, seating, lang),
     ]
-    if view.last_trick_winner is not None and not view.trick:
-        lines.append(t(lang, "table.last_trick", name=seating.name(view.last_trick_winner)))
     lines.append("")
     if view.to_move is not None:
         lines.append(t(lang, "table.turn", name=seating.name(view.to_move)))
@@ -143,6 +165,7 @@ def render_hand(
         ),
         *status_lines(view, seating, lang),
         *trick_lines(view, seating, lang),
+        *tricks_lines(view, seating, lang),
         score_line(view, seating, lang),
     ]
     if view.exchange is not None:
@@ -222,9 +245,11 @@ def hand_keyboard(
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-def render_hand_closed(deal_no: int, lang: str, game_over: bool) -> str:
-    """The hand message of a finished deal (``deal_no`` counted from 1), without buttons."""
-    return t(lang, "hand.game_over") if game_over else t(lang, "hand.deal_over", deal=deal_no)
+def render_hand_closed(deal_no: int, lang: str, game_over: bool, before: Sequence[str] = ()) -> str:
+    """The hand message of a finished deal (``deal_no`` counted from 1), without buttons; ``before``: lines
+    above its last word (the deal's last trick)."""
+    last = t(lang, "hand.game_over") if game_over else t(lang, "hand.deal_over", deal=deal_no)
+    return "\n".join([*before, "", last]) if before else last
 
 
 # --- results ------------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.callbacks import Clear, HandPress, Play, Toggle, Unplayable
-from bot.events import Applied, DealEnded, Event, HandChanged, SeriesEnded, TrickTaken, TurnCame
+from bot.events import Applied, DealEnded, Event, HandChanged, Pressed, SeriesEnded, TrickTaken, TurnCame
 from bot.i18n import pick_language, t
 from bot.live import Live, LiveGames
 from bot.present import presenter
@@ -53,6 +53,12 @@ class Table:
         seat = live.seat_of(user_id)
         if seat is None:
             return t(live.chat_lang, "press.not_yours"), []
+        alert, events = await self.seated_press(live, seat, press, user_id)
+        return alert, [Pressed(live, seat), *events]  # any press of his is activity: no turn notification
+
+    async def seated_press(
+        self, live: Live, seat: int, press: HandPress, user_id: int
+    ) -> tuple[str | None, list[Event]]:
         lang = live.lang_of(seat)
         if press.version != live.version:
             return t(lang, "press.stale"), [HandChanged(live, seat)]
@@ -102,6 +108,7 @@ class Table:
         before_to_move = state.to_move
         before_deals = len(state.deals)
         before_tricks = sum(state.tricks_taken) if state.tricks_taken else 0
+        before_trick = tuple(state.trick)
         committed = live.committing = asyncio.Event()  # the notifier shows this state once it is stored
         try:
             state.apply(action)
@@ -119,19 +126,25 @@ class Table:
             live.seats[seat_row.seat] = seat_row
         live.selection.clear()
         log.debug("game %s: %s applied at version %s", live.game_id, action, live.version - 1)
+        last: tuple[Action, ...] = ()
+        winner = state.deals[-1].last_trick_winner if len(state.deals) > before_deals else None
+        if winner is not None and len(before_trick) + 1 == state.num_players:
+            last = (*before_trick, action)  # the deal's last trick: its completing card is shown too
         if state.is_over:
             self.games.drop(live.game_id)
             self.moved(live)
-            return [SeriesEnded(live, before_deals)]
+            return [SeriesEnded(live, before_deals, last, winner)]
         if len(state.deals) > before_deals:
             self.moved(live)
-            return [DealEnded(live, before_deals)]
+            return [DealEnded(live, before_deals, last, winner)]
         events: list[Event] = []
         if state.tricks_taken and sum(state.tricks_taken) > before_tricks:
             events.append(TrickTaken(live, state.tricks_done[-1].winner if state.tricks_done else None))
         changed = {s for s in range(state.num_players) if tuple(state.hands[s]) != before_hands[s]}
         now_legal = {s for s in range(state.num_players) if state.legal_actions(s)}
         touched = changed | before_legal | now_legal | {action.seat}
+        if events:  # a trick was taken: every hand shows it, its completing card included
+            touched |= set(range(state.num_players))
         came = state.to_move if state.to_move not in (before_to_move, action.seat) else None
         came = came if came in touched else None
         seats = sorted(touched - {came})

@@ -481,6 +481,10 @@ class GameState:
         """Whether ``seat`` (None: the group) must not see the cards of ``action`` (X1)."""
         return action.kind is Kind.DISCARD and action.seat != seat
 
+    def seen(self, action: Action, seat: int | None) -> SeenPlay:
+        """``action`` as ``seat`` (None: the group) sees it (X1): face-down cards are counted, not shown."""
+        return self._seen(action, seat)
+
     def _seen(self, action: Action, seat: int | None) -> SeenPlay:
         if self._hidden_from(action, seat):
             return SeenPlay(action.seat, action.kind, (), len(action.cards))

@@ -179,11 +179,17 @@ async def test_a_player_whose_turn_came_is_notified_unless_he_moves_first(tmp_pa
         await asyncio.sleep(1.2)  # four times the delay: slack for a loaded CI machine
         await runner.settle()
         after = following.hand()
-        assert after is not None and after.message_id != before.message_id and after.notify
-        assert server.messages[(following.user_id, before.message_id)].deleted  # still one hand message
+        # The hand stays where it is (issue 15: it used to be deleted and sent again); the notification
+        # is a short message of its own, deleted when his turn passes.
+        assert after is not None and after.message_id == before.message_id
+        assert not server.messages[(following.user_id, before.message_id)].deleted
+        notices = [m for m in server.bot_messages(following.user_id) if not m.buttons() and "👉" in m.text]
+        assert len(notices) == 1 and notices[0].notify and "Your turn" in notices[0].text
         # A player who moves within the delay gets no second message.
         _, actions, _ = following.options()
         await following.press(after, actions[0])
+        await runner.settle()
+        assert server.messages[(following.user_id, notices[0].message_id)].deleted  # the turn passed
         _, state = await replay(world, game.game_id)
         assert state.to_move is not None
         third = next(p for p in people if p.user_id == state.to_move + 1)

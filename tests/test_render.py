@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import string
 from pathlib import Path
 from unittest import mock
@@ -11,7 +12,7 @@ import pytest
 from telegram import InlineKeyboardMarkup
 
 from bot import callbacks
-from bot.i18n import CATALOGUES, EN, LANGUAGES, CatalogueError, load_catalogues, pick_language, t
+from bot.i18n import CATALOGUES, EN, LANGUAGES, PLURALS, CatalogueError, load_catalogues, pick_language, t, tn
 from bot.menus import (
     TIMER_CHOICES,
     LobbySeat,
@@ -261,3 +262,41 @@ def test_away_hand_offers_only_i_am_back(lang: str) -> None:
     text, markup = render_hand(state.view(0), NAMES, lang, game_id=7, version=0, away=True)
     assert keyboard_data(markup) == ["L7:back"]
     assert t(lang, "hand.away") in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_plural_entry_has_its_languages_forms_and_the_same_placeholders(lang: str) -> None:
+    """Numbers take real plural forms (gettext's Plural-Forms: ru and cs three, en two), each form with the
+    placeholders of the English entry."""
+    plurals, english = PLURALS[lang], PLURALS["en"]
+    assert plurals.count == {"en": 2, "ru": 3, "cs": 3}[lang]
+    assert set(plurals.forms) == set(english.forms) and english.forms
+    for key, forms in plurals.forms.items():
+        assert len(forms) == plurals.count, key
+        expected = placeholders(english.forms[key][0])
+        assert all(placeholders(form) == expected for form in forms), key
+
+
+def test_numbers_take_the_right_plural_form_in_russian_and_czech() -> None:
+    assert tn("ru", "deal.defeat", 4, team="X") == "X получает 4 очка поражения."
+    assert tn("ru", "deal.defeat", 21, team="X") == "X получает 21 очко поражения."
+    assert tn("ru", "deal.defeat", 6, team="X") == "X получает 6 очков поражения."
+    assert tn("cs", "deal.defeat", 6, team="X") == "X dostává 6 trestných bodů."
+    assert tn("cs", "deal.defeat", 2, team="X") == "X dostává 2 trestné body."
+    assert tn("en", "deal.defeat", 1, team="X") == "X gets 1 defeat point."
+    assert "15 minut," in tn("cs", "lobby.expired", 15) and "15 минут," in tn("ru", "lobby.expired", 15)
+
+
+def test_no_message_needs_a_players_gender() -> None:
+    """Telegram tells no one's gender: no Russian or Czech message puts a gendered past-tense verb or
+    pronoun next to a player's name (issue 15)."""
+    gendered = re.compile(r"\b(создавший|отменил|отошёл|удвоил|взял|пропустил|заблокировал|вышел|за него|он не|"
+                          r"zdvojil|zrušil|vzal|nestihl|zablokoval|opustil|za něj|jeho)\b")  # fmt: skip
+    for lang in ("ru", "cs"):
+        for key, text in CATALOGUES[lang].items():
+            if "{name}" in text or "{team}" in text:
+                assert not gendered.search(text), (lang, key, text)
+        for key, forms in PLURALS[lang].forms.items():
+            for text in forms:
+                assert not gendered.search(text), (lang, key, text)
+    assert "„" in t("cs", "timer.reminder", chat="X", seconds=1) and "«" not in "".join(CATALOGUES["cs"].values())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.callbacks import Clear, Lobby, LobbyOp, Play, Toggle, Unplayable
-from bot.events import Applied, DealEnded, HandChanged, SeriesEnded, TurnCame
+from bot.events import Applied, DealEnded, HandChanged, Pressed, SeriesEnded, TurnCame
 from bot.i18n import t
 from bot.live import Live
 from tests.usecases import CHAT, Bench, bench, no, people
@@ -55,7 +55,7 @@ async def test_refused_presses_change_nothing(tmp_path: Path) -> None:
         action = live.state.legal_actions(seat)[0]
         stale = Play(live.game_id, live.version + 1, action)
         assert await b.table.press(stale, user(seat)) == t("en", "press.stale")
-        assert b.told.take() == [HandChanged(live, seat)]  # his hand is shown anew
+        assert b.told.take() == [Pressed(live, seat), HandChanged(live, seat)]  # his hand is shown anew
         assert await b.table.press(Play(live.game_id, 0, action), user(other)) == t("en", "press.not_yours")
         assert await b.table.press(Play(live.game_id, 0, action), 99) == t("en", "press.not_yours")
         card = live.state.hands[seat][0]
@@ -77,7 +77,7 @@ async def test_cards_are_chosen_before_a_four_card_move(tmp_path: Path) -> None:
         assert seat is not None
         card = next(c for a in live.state.legal_actions(seat) for c in a.cards)
         assert await b.table.press(Toggle(live.game_id, 0, card), user(seat)) is None
-        assert live.selection[seat] == frozenset({card}) and b.told.take() == [HandChanged(live, seat)]
+        assert live.selection[seat] == frozenset({card}) and b.told.take() == [Pressed(live, seat), HandChanged(live, seat)]
         assert await b.table.press(Clear(live.game_id, 0), user(seat)) is None
         assert seat not in live.selection
         row = await b.storage.games.get(live.game_id)

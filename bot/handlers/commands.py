@@ -11,7 +11,7 @@ from telegram.ext import ApplicationHandlerStop
 
 from bot.handlers.common import Context, admin_check, in_group, is_group, language_of, person_of, reply, uses
 from bot.i18n import LANGUAGES, t
-from bot.present import GAMES
+from bot.present import GAMES, game_title
 from engine import variant_named
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,13 @@ def variant_from(args: list[str] | None, default: str) -> str | None:
     return variant.name if variant is not None else None
 
 
+TYPED = {"four_card": "4", "classic": "classic", "czech": "czech"}  # what to type after /newgame, per game
+
+
+def games_list(lang: str, command: str) -> str:
+    """The games by their names, each with what to type (never the internal names alone)."""
+    return ", ".join(f"{game_title(v, lang)} ({command} {TYPED[v]})" for v in GAMES)
+
 async def newgame(update: Update, context: Context) -> None:
     """/newgame [game]: open a lobby in this group."""
     where = await in_group(update, context)
@@ -62,7 +69,7 @@ async def newgame(update: Update, context: Context) -> None:
     variant = variant_from(context.args, await use.chats.default_variant(where.chat.id))
     if variant is None:
         name = escape(" ".join(context.args or []))
-        await reply(update, t(where.lang, "unknown.variant", name=name, games=", ".join(GAMES)))
+        await reply(update, t(where.lang, "unknown.variant", name=name, games=games_list(where.lang, "/newgame")))
         return
     refusal = await use.lobbies.open(where.chat.id, variant, person_of(where.user), where.lang)
     if refusal:
@@ -122,7 +129,7 @@ async def rules(update: Update, context: Context) -> None:
     if context.args:
         variant = variant_from(context.args, GAMES[0])
         if variant is None:
-            await reply(update, t(lang, "rules.unknown", games=", ".join(GAMES)))
+            await reply(update, t(lang, "rules.unknown", games=games_list(lang, "/rules")))
             return
         names = (variant,)
     await reply(update, "\n\n".join(t(lang, f"rules.{name}") for name in names))

@@ -84,6 +84,10 @@ class Presenter:
     def score_line(self, totals: Sequence[int], seating: Seating, lang: str) -> str:
         return t(lang, "table.score_players", totals=each_line(totals, seating))
 
+    def tricks_line(self, taken: Sequence[int], seating: Seating, lang: str) -> str:
+        """Tricks taken so far in the deal, one number per player (team games: per team)."""
+        return t(lang, "table.tricks_players", tricks=each_line(taken, seating))
+
     def result_lines(self, result: DealResult, seating: Seating, lang: str) -> list[str]:
         raise NotImplementedError
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.present.base import Presenter, Seating, each_line
 from engine import Card, DealResult, Outcome, View
 from engine.czech import KOZEL, PENALTY
@@ -36,7 +36,7 @@ class CzechPresenter(Presenter):
             lines.append(t(lang, "deal.doubled"))
         if "all_tricks" in result.events:
             taker = result.score.index(0)
-            lines.append(t(lang, "deal.shoot", name=seating.name(taker), points=max(result.score)))
+            lines.append(tn(lang, "deal.shoot", max(result.score), name=seating.name(taker)))
         else:
             lines.append(t(lang, "deal.penalties", lines=each_line(result.score, seating, "+")))
         lines.append(t(lang, "deal.totals", totals=each_line(result.totals, seating)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.present.base import Presenter, Seating, game_title, teams_line
 from engine import DealResult, Outcome
 
@@ -16,6 +16,11 @@ class TeamPresenter(Presenter):
         if len(totals) == 2:
             return teams_line("table.score_teams", totals, seating, lang)
         return super().score_line(totals, seating, lang)
+
+    def tricks_line(self, taken: Sequence[int], seating: Seating, lang: str) -> str:
+        if len(taken) == 2:
+            return teams_line("table.tricks_teams", taken, seating, lang)
+        return super().tricks_line(taken, seating, lang)
 
     def result_lines(self, result: DealResult, seating: Seating, lang: str) -> list[str]:
         lines = []
@@ -32,12 +37,12 @@ class TeamPresenter(Presenter):
             lines.append(t(lang, "deal.all_tricks", team=seating.team(taker, lang)))
         for team in (0, 1):
             if result.score[team] and "queen_caught" not in events:
-                lines.append(t(lang, self.score_key, team=seating.team(team, lang), points=result.score[team]))
+                lines.append(tn(lang, self.score_key, result.score[team], team=seating.team(team, lang)))
         if "reset" in events:
             lines.append(t(lang, "deal.reset"))
         for event in result.events:
             if event.startswith("egg_bonus:"):
-                lines.append(t(lang, "deal.egg_bonus", points=event.split(":")[1]))
+                lines.append(tn(lang, "deal.egg_bonus", int(event.split(":")[1])))
         lines.append(teams_line("table.score_teams", result.totals, seating, lang))
         return lines
 

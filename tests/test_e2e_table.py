@@ -1,0 +1,154 @@
+"""End to end: what players see and feel at the table (issue 15), over the embedded Bot API server."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+from bot.present.base import Seating, teams_line
+from bot.render import card_label
+from engine import Kind
+from tests.e2e import GROUP, World, button, open_game, play_turn, replay, running_world
+
+
+async def test_the_hand_stays_under_the_finger_of_a_player_who_is_choosing(tmp_path: Path) -> None:
+    """Four-card Kozel with a 0.3 s turn notification: the player whose turn came taps cards to choose them
+    for four times that long.  His hand message is edited in place, never deleted and sent again, and his
+    taps count as activity: no notification is sent to a player who is using his hand."""
+    async with running_world(tmp_path, turn_ping_seconds=0.3) as world:
+        server, runner = world.server, world.runner
+        people, game = await open_game(world, "/newgame 4", 4)
+        rng = random.Random(15)
+        first = next(p for p in people if p.my_turn())
+        assert await play_turn(first, rng)
+        await runner.settle()
+        _, state = await replay(world, game.game_id)
+        assert state.to_move is not None and state.to_move != first.user_id - 1
+        chooser = next(p for p in people if p.user_id == state.to_move + 1)
+        hand, _, toggles = chooser.options()
+        assert hand is not None and toggles and "👉" in hand.text
+        before = len(server.bot_messages(chooser.user_id))
+        for tap in range(10):  # 10 taps, 0.12 s apart: 1.2 s, four times the notification delay
+            await chooser.press(hand, toggles[tap % 2 if len(toggles) > 1 else 0])
+            await asyncio.sleep(0.12)
+            await runner.settle()
+            now, _, _ = chooser.options()
+            assert now is not None and now.message_id == hand.message_id, "the hand moved while he chose"
+            assert not server.messages[(chooser.user_id, hand.message_id)].deleted
+            hand = now
+        await asyncio.sleep(0.6)
+        await runner.settle()
+        assert not server.messages[(chooser.user_id, hand.message_id)].deleted
+        assert len(server.bot_messages(chooser.user_id)) == before  # no notification: he was pressing
+        assert server.violations == []
+
+
+async def test_the_card_that_completes_a_trick_is_shown_with_who_took_it(world: World) -> None:
+    """Classic Kozel: after a trick's last card, the group's table and every hand keep the finished trick,
+    that card included, with who took it and the tricks taken per team, until the next lead; the deal's
+    last trick stays on the closed table and hands."""
+    people, game = await open_game(world, "/newgame classic", 4)
+    rng = random.Random(2)
+    seating = Seating(tuple(p.name for p in people), "Friends")
+    seen_mid_deal = False
+    table_id, hands = 0, dict[int, int]()
+    while True:
+        _, before = await replay(world, game.game_id)
+        mover = next(p for p in people if p.my_turn())
+        assert await play_turn(mover, rng)
+        await world.runner.settle()
+        row, state = await replay(world, game.game_id)
+        completing = state.history[-1]
+        if completing.kind is not Kind.PLAY:  # a redeal (C6): no trick
+            continue
+        label = card_label(completing.cards[0], "classic")
+        if len(state.deals) > len(before.deals):  # the deal's last trick
+            closed = world.server.messages[(GROUP, table_id)].text
+            assert "Trick taken by" in closed and f"{mover.name}: {label}" in closed, closed
+            for person in people:
+                old_hand = world.server.messages[(person.user_id, hands[person.user_id])].text
+                assert f"{mover.name}: {label}" in old_hand, old_hand
+            break
+        assert row.table_message_id is not None
+        table_id = row.table_message_id
+        hands.update({p.user_id: m.message_id for p in people if (m := p.hand()) is not None})
+        table = world.server.messages[(GROUP, table_id)].text
+        if sum(state.tricks_taken) > sum(before.tricks_taken) and not state.trick:
+            winner = seating.name(state.tricks_done[-1].winner)
+            assert f"Trick taken by {winner}:" in table and f"{mover.name}: {label}" in table, table
+            taken = state.tricks_taken
+            assert teams_line("table.tricks_teams", taken, seating, "en") in table
+            for person in people:
+                hand = person.hand()
+                assert hand is not None, person.name
+                assert f"{mover.name}: {label}" in hand.text, hand.text
+            seen_mid_deal = True
+    assert seen_mid_deal
+    assert world.server.violations == []
+
+
+async def test_an_outsiders_lobby_presses_that_change_the_table_are_refused(world: World) -> None:
+    """Someone neither seated, nor the creator, nor an admin cannot add or remove computer players: he gets
+    a clear alert and the table does not change; the creator still can."""
+    creator, outsider = world.person(1, "Ann"), world.person(9, "Zed")
+    await creator.say(GROUP, "/newgame classic")
+    lobby = world.group_messages()[-1]
+    await creator.join(lobby)
+    game = await world.runner.storage.games.open_game(GROUP)
+    assert game is not None
+    for ending in (":bot", ":unbot"):
+        data = next((b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(ending)), None)
+        if ending == ":unbot" and data is None:  # the remove button is shown once a computer sits
+            answer = await creator.press(lobby, button(lobby, ":bot"))
+            await world.runner.settle()
+            lobby = world.server.messages[(GROUP, lobby.message_id)]
+            data = button(lobby, ":unbot")
+        assert data is not None
+        before = await world.runner.storage.games.seats(game.game_id)
+        answer = await outsider.press(lobby, data)
+        await world.runner.settle()
+        assert answer.get("show_alert") and "creator" in answer.get("text", ""), answer
+        assert await world.runner.storage.games.seats(game.game_id) == before
+    assert world.server.violations == []
+
+
+async def test_no_two_buttons_of_a_hand_begin_with_the_same_word(world: World) -> None:
+    """Russian four-card hand of a player answering with a card chosen: "discard" and "clear the selection"
+    used to be the same verb ("Сбросить (1)" next to "Сбросить выбор"); no two buttons start alike now."""
+    people = [world.person(i + 1, f"P{i + 1}", "ru") for i in range(4)]
+    await people[0].say(GROUP, "/language ru")
+    await people[0].say(GROUP, "/newgame 4")
+    lobby = world.group_messages()[-1]
+    for person in people:
+        await person.join(lobby)
+    lobby = world.server.messages[(GROUP, lobby.message_id)]
+    await people[0].press(lobby, button(lobby, ":start"))
+    first = next(p for p in people if p.my_turn())
+    assert await play_turn(first, random.Random(3))
+    await world.runner.settle()
+    answerer = next(p for p in people if p.my_turn())
+    hand, _, toggles = answerer.options()
+    assert hand is not None and toggles
+    await answerer.press(hand, toggles[0])
+    await world.runner.settle()
+    hand = answerer.hand()
+    assert hand is not None
+    words = [b["text"].split()[0] for b in hand.buttons() if b.get("callback_data", "").split(":")[-1][:1] not in "tn"]
+    assert "Снять" in words and "Сбросить" in words, words
+    assert len(words) == len(set(words)), words
+
+
+async def test_no_internal_words_reach_players(world: World) -> None:
+    """Russian group: a second /newgame is refused without a rule id; an unknown game lists the games by
+    their names with what to type, never the internal names alone (issue 15, item 5)."""
+    admin = world.person(1, "Аня", "ru")
+    await admin.say(GROUP, "/language ru")
+    await admin.say(GROUP, "/newgame 4")
+    await admin.say(GROUP, "/newgame classic")
+    refused = world.group_messages()[-1].text
+    assert "уже идёт игра" in refused and "X2" not in refused and "правило" not in refused, refused
+    await admin.say(GROUP, "/newgame шахматы")
+    unknown = world.group_messages()[-1].text
+    assert "Козёл на 4 карты (/newgame 4)" in unknown and "Чешский козёл (/newgame czech)" in unknown, unknown
+    assert "four_card" not in unknown, unknown
