@@ -25,6 +25,7 @@ from storage import GameRow, Storage
 from storage.maintenance import backup, check
 from tests.e2e import (
     GROUP,
+    PERIOD,
     WEBHOOK_SECRET,
     BotRunner,
     finished,
@@ -49,7 +50,7 @@ async def post_update(port: int, update: dict[str, Any], secret: str | None) -> 
 
 
 async def test_webhook_mode_plays_and_refuses_requests_without_the_secret(tmp_path: Path) -> None:
-    async with running_world(tmp_path, webhook=True, lobby_ttl_seconds=600) as world:
+    async with running_world(tmp_path, webhook=True, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as world:
         server, runner = world.server, world.runner
         assert server.webhook is not None
         assert server.webhook["url"].endswith("/kozel/hook") and server.webhook["secret_token"] == WEBHOOK_SECRET
@@ -86,7 +87,7 @@ async def test_webhook_mode_plays_and_refuses_requests_without_the_secret(tmp_pa
 async def test_health_endpoint_in_both_modes(tmp_path: Path) -> None:
     for webhook in (False, True):
         port = free_port()
-        async with running_world(tmp_path / str(webhook), webhook=webhook, health_port=port) as world:
+        async with running_world(tmp_path / str(webhook), webhook=webhook, health_port=port, group_period_seconds=PERIOD) as world:
             await world.runner.settle()
             await wait_healthy(port)  # as the container's check does, it may ask again while the bot starts
             ok, said = await asyncio.to_thread(health_check, port)
@@ -121,7 +122,7 @@ def health_check(port: int) -> tuple[bool, str]:
 
 
 async def test_a_backup_taken_during_play_restores_into_a_new_bot_that_resumes_the_game(tmp_path: Path) -> None:
-    async with running_world(tmp_path, lobby_ttl_seconds=600) as world:
+    async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as world:
         people, game = await open_game(world, "/newgame czech", 3)
         rng = random.Random(5)
         copy = tmp_path / "backup.db"
@@ -135,7 +136,7 @@ async def test_a_backup_taken_during_play_restores_into_a_new_bot_that_resumes_t
         assert now.history[: len(at_backup.history)] == at_backup.history  # a snapshot of the same game
         await world.runner.stop()
         # Restore: a new bot on the copy, with the same Telegram.  The game goes on from the backup's move.
-        world.runner = BotRunner(world.server, copy, lobby_ttl_seconds=600)
+        world.runner = BotRunner(world.server, copy, group_period_seconds=PERIOD, lobby_ttl_seconds=600)
         for person in people:
             person.runner = world.runner
         await world.runner.start()
