@@ -29,10 +29,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
-from engine.actions import Action, Kind
+from engine.actions import Action
 from engine.core import GameState, View
 from engine.players.basic import CHOICES, Table
-from engine.players.search import SearchPlayer, record
+from engine.players.search import EXTRAS, SearchPlayer, finish, record
 from engine.players.worlds import Knowledge, SamplingError
 
 __all__ = [
@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 DEFAULT_BUDGET = 0.5  # seconds per decision
-_EXTRAS = (Kind.REDEAL, Kind.EXCHANGE)  # decided by heuristics: their value lies beyond this deal's cards
+_EXTRAS = EXTRAS  # strong1 leaves them to the heuristics: their value lies beyond this deal's cards
 
 
 class Player(Protocol):
@@ -83,15 +83,7 @@ class BasicPlayer:
 def playout(state: GameState, seat: int, deal: int) -> float:
     """Play deal number ``deal`` (an index into ``state.deals``) to its end with the heuristics for every
     seat; its value for ``seat``.  The deal may already be over: a candidate move can end it (C12)."""
-    choose = CHOICES[state.VARIANT]
-    while len(state.deals) == deal and state.outcome is None:
-        mover = state.to_move
-        assert mover is not None
-        action = choose(Table.of_state(state, mover), True)
-        if action is None:
-            action = next(a for a in state.legal_actions(mover) if a.kind not in _EXTRAS)
-        state.apply(action)
-    return state.deal_value(state.deals[deal], seat)
+    return finish(state, deal)[seat]
 
 
 @dataclass(frozen=True)
