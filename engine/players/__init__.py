@@ -32,7 +32,7 @@ from typing import ClassVar, Protocol
 from engine.actions import Action
 from engine.core import GameState, View
 from engine.players.basic import CHOICES, Table
-from engine.players.search import EXTRAS, SearchPlayer, finish, record
+from engine.players.search import EXTRAS, SearchPlayer, candidates, finish, record
 from engine.players.worlds import Knowledge, SamplingError
 
 __all__ = [
@@ -104,9 +104,7 @@ class StrongPlayer:
         heuristic = CHOICES[view.variant](Table.of_view(view), False)
         if heuristic is not None and heuristic.kind in _EXTRAS:
             return heuristic
-        options: list[Action | None] = [a for a in view.legal if a.kind not in _EXTRAS]
-        if view.to_move != view.seat:
-            options.append(None)  # out of turn: acting now is compared with waiting
+        options = candidates(view, [a for a in view.legal if a.kind not in _EXTRAS])
         if len(options) == 1:
             return options[0]
         return self._search(view, options, rng)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -105,6 +105,14 @@ def finish(state: GameState, deal: int) -> list[float]:
     return [state.deal_value(result, s) for s in range(state.num_players)]
 
 
+def candidates(view: View, actions: Sequence[Action]) -> list[Action | None]:
+    """The choices a search compares: ``actions``, and waiting (None) when it is not the seat's turn."""
+    options: list[Action | None] = list(actions)
+    if view.to_move != view.seat:
+        options.append(None)  # out of turn: acting now is compared with waiting
+    return options
+
+
 @dataclass(frozen=True)
 class SearchPlayer:
     name: ClassVar[str] = "strong"
@@ -117,9 +125,7 @@ class SearchPlayer:
         if not view.legal:
             return None
         assert view.seat is not None
-        options: list[Action | None] = list(view.legal)
-        if view.to_move != view.seat:
-            options.append(None)  # out of turn: acting now is compared with waiting
+        options = candidates(view, view.legal)
         if len(options) == 1:
             return options[0]
         return self._search(view, options, rng)
