@@ -63,7 +63,7 @@ def render_lobby(
         for index, holder in enumerate(sorted(seats, key=lambda s: s.seat)):
             lines.append(f"  {index + 1}. {escape(holder.name or '?')}")
     lines += ["", t(lang, "lobby.how")]
-    join_url = f"https://t.me/{bot_username}?start=j{game_id}"
+    join_url = f"https://t.me/{bot_username}?start=j{game_id}"  # bot.lobby.join_link
     rows.insert(0, [InlineKeyboardButton(t(lang, "lobby.join"), url=join_url)])
     capacity = shown.capacity
     computers = (

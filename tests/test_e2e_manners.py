@@ -168,7 +168,7 @@ async def test_cancel_by_creator_by_admin_by_vote_and_refused(tmp_path: Path) ->
         assert "cancelled the game" in world.group_messages()[-1].text
         assert all(r.cancelled for r in await world.runner.storage.results.of_game(game.game_id))
         hand = world.server.bot_messages(people[1].user_id)[-1]
-        assert "over" in hand.text and not hand.buttons()
+        assert "cancelled" in hand.text and not hand.buttons()
 
         # by an admin (user 1) in a game another person opened
         bob, cid, dan = world.person(2, "Bob"), world.person(3, "Cid"), world.person(4, "Dan")

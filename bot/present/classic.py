@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.present.base import Seating
 from bot.present.teams import TeamPresenter
 from engine import Card, View
@@ -23,5 +23,5 @@ class ClassicPresenter(TeamPresenter):
             banned = ", ".join(seating.name(s) for s in view.trump_lead_banned)
             lines.append(t(lang, "table.ban", names=banned))
         if view.eggs_pending:
-            lines.append(t(lang, "table.eggs_pending", count=view.eggs_pending))
+            lines.append(tn(lang, "table.eggs_pending", view.eggs_pending, bonus=2 * view.eggs_pending))
         return lines
