@@ -23,7 +23,7 @@ class Seating:
         return escape(self.names[seat])
 
     def team(self, team: int, lang: str) -> str:
-        names = " &amp; ".join(self.name(s) for s in range(team, len(self.names), 2))
+        names = t(lang, "team.join").join(self.name(s) for s in range(team, len(self.names), 2))
         return t(lang, "team.a" if team == 0 else "team.b", names=names)
 
 
