@@ -145,7 +145,7 @@ async def test_a_series_of_computer_players_only_is_told_in_score(tmp_path: Path
         game = await world.runner.storage.games.open_game(GROUP)
         assert game is not None and game.status == "active"
         await eventually(world, lambda: finished(world, game.game_id), timeout=180, what="the series to end")
-        tables = [m.text for m in world.group_messages() if "Totals:" in m.text]
+        tables = [m.text for m in world.group_messages() if "Penalty points:" in m.text]
         assert tables and all(re.search(r"🤖 Bot \d: \d", text) for text in tables), tables[:1]
         assert not any(re.search(r"🤖 Bot \d \d", text) for text in tables)
         await ann.say(GROUP, "/score")

@@ -31,7 +31,7 @@ class CzechPresenter(Presenter):
         return lines
 
     def score_line(self, totals: Sequence[int], seating: Seating, lang: str) -> str:
-        return t(lang, "table.score_players", totals=each_line(totals, seating))
+        return t(lang, "table.penalty_totals", totals=each_line(totals, seating))
 
     def result_lines(self, result: DealResult, seating: Seating, lang: str) -> list[str]:
         lines = []
