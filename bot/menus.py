@@ -41,8 +41,8 @@ def render_lobby(
 ) -> tuple[str, InlineKeyboardMarkup]:
     shown = presenter(variant)
     lines = [t(lang, "lobby.title", game=game_title(variant, lang))]
-    if options:
-        lines.append(t(lang, "lobby.options", options=", ".join(f"{k}={v}" for k, v in sorted(options.items()))))
+    if options and (described := shown.options_line(options, lang)):
+        lines.append(t(lang, "lobby.options", options=described))
     rows: list[list[InlineKeyboardButton]] = []
     if shown.choose_seats:
         lines.append(t(lang, "lobby.seats_team"))

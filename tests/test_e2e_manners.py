@@ -276,7 +276,7 @@ async def test_settings_menu_changes_the_next_game(tmp_path: Path) -> None:
         assert stored.settings.options["classic"]["deck"] == 32 and stored.settings.computer_level == "random"
         await ann.say(GROUP, "/newgame")
         lobby = world.group_messages()[-1]
-        assert "Классический" in lobby.text and "deck=32" in lobby.text
+        assert "Классический" in lobby.text and "32 карты" in lobby.text and "deck" not in lobby.text
         answer = await ann.press(world.server.messages[(GROUP, menu.message_id)], "s:timer=7")
         assert answer.get("show_alert")  # a value the menu never offers
         assert world.server.violations == []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -77,6 +77,10 @@ class Presenter:
 
     def status_lines(self, view: View, seating: Seating, lang: str) -> list[str]:
         return []
+
+    def options_line(self, options: Mapping[str, object], lang: str) -> str | None:
+        """The game's options in words, for its lobby (None: nothing to say)."""
+        return None
 
     def forced_cards(self, view: View) -> tuple[Card, ...] | None:
         """In a game where cards are chosen: the cards of the seat's move when every legal move uses the same

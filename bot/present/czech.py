@@ -52,7 +52,7 @@ class CzechPresenter(Presenter):
         ]
 
     def deal_summary(self, result: DealResult, seating: Seating, lang: str) -> str:
-        return t(lang, "deal.penalties", lines=each_line(result.score, seating, "+"))
+        return each_line(result.score, seating, "+")  # under /score's line of penalty points
 
     def seat_count_refusal(self, count: int, lang: str) -> str | None:
         return None if count in self.variant.players else t(lang, "lobby.need_players_czech", count=count)
