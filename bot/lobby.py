@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from html import escape
 
 from bot.callbacks import Lobby, LobbyOp, Sit
@@ -21,6 +22,20 @@ from engine import EngineError, find_variant
 from storage import ChatSettings, GameRow, OpenGameExistsError, SeatRow, SeatTakenError, Storage
 
 Asker = Callable[[], Awaitable[bool]]
+
+
+@dataclass(frozen=True)
+class OpenLink:
+    """A press answered by opening a link (the bot's deep link: a person not yet in the game joins)."""
+
+    url: str
+
+
+def join_link(bot_username: str, game_id: int, seat: int | None = None) -> str:
+    """The deep link that seats a person in a lobby (at ``seat`` if it is still free): his private chat with
+    the bot opens and ``/start j<game>[s<seat>]`` is sent."""
+    tail = f"s{seat}" if seat is not None else ""
+    return f"https://t.me/{bot_username}?start=j{game_id}{tail}"
 
 
 def new_seed() -> int:
@@ -90,8 +105,9 @@ class Lobbies:
         text, markup = await lobby_render(self.storage, game, await self.chat_lang(game.chat_id), self.bot_username)
         return [Edit(game.chat_id, game.lobby_message_id, text, markup)]
 
-    async def join(self, game_id: int, lang: str, person: Person) -> str:
-        """A player arrives through the Join deep link (he has started the bot, so he can be written to)."""
+    async def join(self, game_id: int, lang: str, person: Person, seat: int | None = None) -> str:
+        """A player arrives through the Join deep link (he has started the bot, so he can be written to);
+        ``seat``: the one he pressed "Sit at N" for, taken if it is still free (else the first free one)."""
         row = await self.storage.players.upsert(person.user_id, person.name, person.username, person.language)
         if not row.can_message:
             await self.storage.players.set_can_message(person.user_id, True)
@@ -106,11 +122,13 @@ class Lobbies:
                 if any(s.user_id == person.user_id for s in seats):
                     return t(lang, "join.already", chat=title)
                 taken = {s.seat for s in seats}
-                free = [s for s in range(presenter(game.variant).capacity) if s not in taken]
+                shown = presenter(game.variant)
+                free = [s for s in range(shown.capacity) if s not in taken]
                 if not free:
                     return t(lang, "lobby.full")
+                wanted = seat if seat in free and shown.choose_seats else free[0]
                 try:
-                    await self.storage.games.take_seat(game_id, free[0], user_id=person.user_id)
+                    await self.storage.games.take_seat(game_id, wanted, user_id=person.user_id)
                 except SeatTakenError:
                     return t(lang, "join.already", chat=title)
                 await self.storage.games.touch(game_id)
@@ -118,15 +136,18 @@ class Lobbies:
         await self.tell(events)
         return t(lang, "join.done", game=game_title(game.variant, lang), chat=title)
 
-    async def press(self, press: Lobby | Sit, person: Person, is_admin: Asker) -> str | None:
-        """Leave / start / cancel / add or remove a computer / sit at seat N: an alert text, or None."""
+    async def press(self, press: Lobby | Sit, person: Person, is_admin: Asker) -> str | OpenLink | None:
+        """Leave / start / cancel / add or remove a computer / sit at seat N: an alert text, a link to open
+        (someone not yet in the game pressed "Sit at N": he joins through the deep link), or None."""
         await self.storage.players.upsert(person.user_id, person.name, person.username, person.language)
         async with self.games.lock(press.game_id):
             alert, events = await self._press(press, person, is_admin)
         await self.tell(events)
         return alert
 
-    async def _press(self, press: Lobby | Sit, person: Person, is_admin: Asker) -> tuple[str | None, list[Event]]:
+    async def _press(
+        self, press: Lobby | Sit, person: Person, is_admin: Asker
+    ) -> tuple[str | OpenLink | None, list[Event]]:
         game_id = press.game_id
         game = await self.storage.games.get(game_id)
         lang = await self.chat_lang(game.chat_id) if game else "en"
@@ -136,6 +157,10 @@ class Lobbies:
         mine = next((s for s in seats if s.user_id == person.user_id), None)
         shown = presenter(game.variant)
         alert: str | None
+        if isinstance(press, Sit) and mine is None:  # not in the game yet: he joins at that seat
+            if any(s.seat == press.seat for s in seats):
+                return t(lang, "lobby.seat_taken"), []
+            return OpenLink(join_link(self.bot_username, game_id, press.seat if shown.choose_seats else None)), []
         changes_table = isinstance(press, Lobby) and press.op in (LobbyOp.ADD_COMPUTER, LobbyOp.REMOVE_COMPUTER)
         if changes_table and mine is None and person.user_id != game.creator_id and not await is_admin():
             return t(lang, "lobby.outsider"), []  # only the creator, seated players or admins change the table

@@ -41,8 +41,8 @@ def render_lobby(
 ) -> tuple[str, InlineKeyboardMarkup]:
     shown = presenter(variant)
     lines = [t(lang, "lobby.title", game=game_title(variant, lang))]
-    if options:
-        lines.append(t(lang, "lobby.options", options=", ".join(f"{k}={v}" for k, v in sorted(options.items()))))
+    if options and (described := shown.options_line(options, lang)):
+        lines.append(t(lang, "lobby.options", options=described))
     rows: list[list[InlineKeyboardButton]] = []
     if shown.choose_seats:
         lines.append(t(lang, "lobby.seats_team"))
@@ -63,7 +63,7 @@ def render_lobby(
         for index, holder in enumerate(sorted(seats, key=lambda s: s.seat)):
             lines.append(f"  {index + 1}. {escape(holder.name or '?')}")
     lines += ["", t(lang, "lobby.how")]
-    join_url = f"https://t.me/{bot_username}?start=j{game_id}"
+    join_url = f"https://t.me/{bot_username}?start=j{game_id}"  # bot.lobby.join_link
     rows.insert(0, [InlineKeyboardButton(t(lang, "lobby.join"), url=join_url)])
     capacity = shown.capacity
     computers = (

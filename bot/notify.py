@@ -279,7 +279,7 @@ class Notifier:
             user, message_id = live.user_of(seat), live.seats[seat].hand_message_id
             if user is not None and message_id is not None:
                 lang = live.lang_of(seat)
-                closed = render_hand_closed(live.state.deal_no + 1, lang, True) if notice else t(lang, "bot.closed")
+                closed = t(lang, "hand.cancelled") if notice else t(lang, "bot.closed")
                 self.publisher.edit(user, message_id, closed)
 
     # --- a private word when the turn came ------------------------------------------------------------------

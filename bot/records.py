@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.live import LiveGames
 from bot.menus import StatsLine, render_stats
 from bot.present import GAMES, game_title, presenter
@@ -27,11 +27,29 @@ class Records:
                 if live is not None:
                     state = live.state
                     lines.append(t(lang, "score.current", game=game_title(game.variant, lang), deal=state.deal_no + 1))
-                    lines += [deal_line(d, game.variant, live.seating, lang) for d in state.deals[-15:]]
                     lines.append(score_line(state.view(None), live.seating, lang))
+                    lines += [deal_line(d, game.variant, live.seating, lang) for d in state.deals[-15:]]
                     lines.append("")
+        else:
+            lines += await self.last_game(chat_id, lang)
         lines += await self.all_time(chat_id, lang)
         return "\n".join(lines).strip() or t(lang, "score.none")
+
+    async def last_game(self, chat_id: int, lang: str) -> list[str]:
+        """What became of the chat's last game when it counts in no table: cancelled, or played by computer
+        players only (the tables count people)."""
+        game = await self.storage.games.last_ended(chat_id)
+        if game is None:
+            return []
+        title = game_title(game.variant, lang)
+        if game.status == "cancelled":
+            deals = len(await self.storage.games.deals(game.game_id))
+            if game.action_count == 0 and not deals:
+                return [t(lang, "score.last_cancelled_lobby", game=title), ""]
+            return [tn(lang, "score.last_cancelled", deals, game=title), ""]
+        if all(s.user_id is None for s in await self.storage.games.seats(game.game_id)):
+            return [t(lang, "score.last_computers", game=title), ""]
+        return []
 
     async def stats(self, user_id: int, lang: str) -> str:
         """/stats: per game, the series played, won and lost, eggs, molodkas and kozels taken."""

@@ -52,8 +52,8 @@ def play_label(play: SeenPlay, variant: str) -> str:
 
 def play_line(play: SeenPlay, variant: str, seating: Seating, lang: str) -> str:
     text = play_label(play, variant)
-    if play.kind is Kind.MOLODKA:
-        text = "🔥 " + text
+    if play.kind is Kind.MOLODKA:  # the 🔥 says what it is where it is seen
+        text = t(lang, "table.molodka", cards=text)
     return "  " + t(lang, "table.play", name=seating.name(play.seat), cards=text)
 
 
@@ -223,14 +223,16 @@ def hand_keyboard(
     rows += [card_buttons[i : i + CARDS_PER_ROW] for i in range(0, len(card_buttons), CARDS_PER_ROW)]
 
     specials: list[InlineKeyboardButton] = []
-    if shown.selects_cards and selection:
-        chosen = tuple(sorted(selection))
+    forced = shown.forced_cards(view) if shown.selects_cards else None
+    if shown.selects_cards and (selection or forced):
+        chosen = forced or tuple(sorted(selection))  # a forced move takes one tap, nothing to choose
         assert view.seat is not None
         for kind, key in ((Kind.LEAD, "button.lead"), (Kind.BEAT, "button.beat"), (Kind.DISCARD, "button.discard")):
             action = Action(view.seat, kind, chosen)
             if action in view.legal:
                 specials.append(InlineKeyboardButton(t(lang, key, count=len(chosen)), callback_data=play(action)))
-        specials.append(InlineKeyboardButton(t(lang, "button.clear"), callback_data=Clear(game_id, version).data()))
+        if selection:
+            specials.append(InlineKeyboardButton(t(lang, "button.clear"), callback_data=Clear(game_id, version).data()))
     for action in view.legal:
         if action.kind is Kind.MOLODKA:
             specials.append(InlineKeyboardButton(t(lang, "button.molodka"), callback_data=play(action)))
@@ -267,4 +269,5 @@ def render_outcome(outcome: Outcome, variant: str, seating: Seating, lang: str) 
 
 def deal_line(result: DealResult, variant: str, seating: Seating, lang: str) -> str:
     """One deal in /score's list of the series."""
-    return t(lang, "score.deal_line", deal=result.deal_no + 1, line=presenter(variant).deal_summary(result, seating))
+    line = presenter(variant).deal_summary(result, seating, lang)
+    return t(lang, "score.deal_line", deal=result.deal_no + 1, line=line)

@@ -23,6 +23,11 @@ class Votes:
         self.games = games
         self.table = table
         self.tell = tell
+        self._vote_messages: dict[int, set[int]] = {}  # chat → its open vote messages (lose their button at the end)
+
+    def vote_posted(self, chat_id: int, message_id: int) -> None:
+        """A vote message was posted in the chat: when its game ends, its button goes."""
+        self._vote_messages.setdefault(chat_id, set()).add(message_id)
 
     async def chat_lang(self, chat_id: int) -> str:
         chat = await self.storage.chats.get(chat_id)
@@ -61,6 +66,8 @@ class Votes:
             elif person.user_id in game.cancel_votes:
                 alert, events = t(lang, "cancel.already_voted"), []
             else:
+                if message_id:
+                    self.vote_posted(chat_id, message_id)
                 outcome, (text, markup), events = await self.vote(game, person.user_id, lang)
                 if outcome == "refused":
                     alert = text
@@ -100,4 +107,8 @@ class Votes:
         live = self.games.drop(game.game_id)
         if live is not None:
             self.table.moved(live)  # its timers and computer players stop
-        return [GameEnded(live, game.chat_id, game.lobby_message_id, game.status == "lobby", notice)]
+        events: list[Event] = [GameEnded(live, game.chat_id, game.lobby_message_id, game.status == "lobby", notice)]
+        votes = self._vote_messages.pop(game.chat_id, set())
+        if notice is not None:  # no vote button stays live under a game that is over
+            events += [Edit(game.chat_id, message_id, notice) for message_id in sorted(votes)]
+        return events

@@ -183,6 +183,15 @@ class GameRepo:
         )
         return GameRow.from_row(row) if row else None
 
+    async def last_ended(self, chat_id: int) -> GameRow | None:
+        """The chat's most recent game that is over (finished or cancelled), if any."""
+        row = await self.db.fetchone(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE chat_id = ? AND status IN ('finished', 'cancelled') "
+            "ORDER BY game_id DESC LIMIT 1",
+            (chat_id,),
+        )
+        return GameRow.from_row(row) if row else None
+
     async def with_status(self, *statuses: str) -> list[GameRow]:
         marks = ",".join("?" * len(statuses))
         rows = await self.db.fetchall(

@@ -200,7 +200,7 @@ async def test_bad_input_is_answered_and_changes_nothing(world: World) -> None:
     await outsider.say(GROUP, "/newgame classic")
     assert "already has a game" in world.group_messages()[-1].text
     await outsider.say(GROUP, "/newgame <poker> & co")
-    assert "do not know the game «&lt;poker&gt; &amp; co»" in world.group_messages()[-1].text
+    assert "do not know the game “&lt;poker&gt; &amp; co”" in world.group_messages()[-1].text
 
     _, before = await replay(world, game.game_id)
     mover = next(p for p in people if p.my_turn())
@@ -250,7 +250,7 @@ async def test_lobby_rules(world: World) -> None:
     await friend.join(lobby)
     assert "Bob" in world.server.messages[(GROUP, lobby.message_id)].text
     await friend.join(lobby)
-    assert "already seated" in world.server.bot_messages(2)[-1].text
+    assert "already at the table" in world.server.bot_messages(2)[-1].text
     answer = await admin_less.press(lobby, buttons["cancel"])
     assert answer["show_alert"] and "Only Ann" in answer["text"]
     lobby = world.server.messages[(GROUP, lobby.message_id)]

@@ -222,5 +222,5 @@ async def test_a_group_upgraded_to_a_supergroup_keeps_its_game(world: World) -> 
     await mover.press(message, actions[0])
     assert world.server.bot_messages(-1009)[-1].text != before  # the new table is the one kept up to date
     await people[0].say(-1009, "/score")
-    assert "Current Czech Kozel" in world.server.bot_messages(-1009)[-1].text
+    assert "Czech Kozel: game in progress" in world.server.bot_messages(-1009)[-1].text
     assert world.server.violations == []

@@ -168,7 +168,7 @@ async def test_cancel_by_creator_by_admin_by_vote_and_refused(tmp_path: Path) ->
         assert "cancelled the game" in world.group_messages()[-1].text
         assert all(r.cancelled for r in await world.runner.storage.results.of_game(game.game_id))
         hand = world.server.bot_messages(people[1].user_id)[-1]
-        assert "over" in hand.text and not hand.buttons()
+        assert "cancelled" in hand.text and not hand.buttons()
 
         # by an admin (user 1) in a game another person opened
         bob, cid, dan = world.person(2, "Bob"), world.person(3, "Cid"), world.person(4, "Dan")
@@ -276,7 +276,7 @@ async def test_settings_menu_changes_the_next_game(tmp_path: Path) -> None:
         assert stored.settings.options["classic"]["deck"] == 32 and stored.settings.computer_level == "random"
         await ann.say(GROUP, "/newgame")
         lobby = world.group_messages()[-1]
-        assert "Классический" in lobby.text and "deck=32" in lobby.text
+        assert "Классический" in lobby.text and "32 карты" in lobby.text and "deck" not in lobby.text
         answer = await ann.press(world.server.messages[(GROUP, menu.message_id)], "s:timer=7")
         assert answer.get("show_alert")  # a value the menu never offers
         assert world.server.violations == []

@@ -7,6 +7,7 @@ from pathlib import Path
 from bot.callbacks import Lobby, LobbyOp, Sit
 from bot.events import DealOpened, Edit, Say
 from bot.i18n import t
+from bot.lobby import OpenLink, join_link
 from tests.usecases import CHAT, bench, no, people, yes
 
 
@@ -87,7 +88,15 @@ async def test_seats_are_chosen_in_team_games_only(tmp_path: Path) -> None:
                 assert moved == t("en", "lobby.moved", seat=3) and seats == [2]
             else:
                 assert moved == t("en", "lobby.seat_taken") and seats == [0]
-            assert await b.lobbies.press(Sit(game.game_id, 2), bob, no) == t("en", "lobby.not_seated")
+            outsider = await b.lobbies.press(Sit(game.game_id, 2), bob, no)
+            if allowed:  # someone not in the game pressing a taken seat is told so
+                assert outsider == t("en", "lobby.seat_taken")
+                free = await b.lobbies.press(Sit(game.game_id, 1), bob, no)  # a free one: he joins through the link
+                assert free == OpenLink(join_link(b.lobbies.bot_username, game.game_id, 1))
+                await b.lobbies.join(game.game_id, "en", bob, seat=1)
+                assert {s.seat: s.user_id for s in await b.storage.games.seats(game.game_id)}[1] == bob.user_id
+            else:  # seats follow arrival: the link joins him at the next free one
+                assert outsider == OpenLink(join_link(b.lobbies.bot_username, game.game_id))
             assert await b.lobbies.press(Lobby(game.game_id, LobbyOp.CANCEL), ann, no) is None
             told = b.told.take()
             assert isinstance(told[-1], Edit) and told[-1].text == t("en", "lobby.cancelled")

@@ -8,6 +8,7 @@ from telegram import Message, Update
 from bot import callbacks
 from bot.handlers.common import Context, admin_check, person_of, uses
 from bot.i18n import pick_language, t
+from bot.lobby import OpenLink
 
 
 async def button(update: Update, context: Context) -> None:
@@ -25,7 +26,7 @@ async def button(update: Update, context: Context) -> None:
     message = query.message if isinstance(query.message, Message) else None
     chat_id = message.chat.id if message else 0
     is_admin = admin_check(context, chat_id, user.id)
-    alert: str | None
+    alert: str | OpenLink | None
     match press:
         case callbacks.Setting(key=key, value=value):
             if message is None:
@@ -43,4 +44,7 @@ async def button(update: Update, context: Context) -> None:
             alert = await use.lobbies.press(press, person_of(user), is_admin)
         case _:
             alert = await use.table.press(press, user.id)
+    if isinstance(alert, OpenLink):  # the bot's deep link: his private chat opens and he joins
+        await query.answer(url=alert.url)
+        return
     await query.answer(alert or None, show_alert=bool(alert))

@@ -15,7 +15,7 @@ from bot.present import GAMES, game_title
 from engine import variant_named
 
 log = logging.getLogger(__name__)
-JOIN_PAYLOAD = re.compile(r"j(\d{1,12})")
+JOIN_PAYLOAD = re.compile(r"j(\d{1,12})(?:s([0-5]))?")  # bot.lobby.join_link: a lobby, and a seat in it
 
 
 async def once(update: Update, context: Context) -> None:
@@ -32,16 +32,19 @@ async def start(update: Update, context: Context) -> None:
         return
     lang = await language_of(update, context)
     use = uses(context)
-    if not is_group(update):
-        if context.args and (match := JOIN_PAYLOAD.fullmatch(context.args[0])):
-            await reply(update, await use.lobbies.join(int(match[1]), lang, person_of(user)))
-            return
-        await use.chats.person(person_of(user), can_message=True)
-        await use.seats.welcome_back(user.id)
+    if is_group(update):  # in a group: how to play here, not the private greeting
+        await reply(update, t(lang, "start.group"))
+        return
+    if context.args and (match := JOIN_PAYLOAD.fullmatch(context.args[0])):
+        seat = int(match[2]) if match[2] is not None else None
+        await reply(update, await use.lobbies.join(int(match[1]), lang, person_of(user), seat))
+        return
+    await use.chats.person(person_of(user), can_message=True)
     markup = InlineKeyboardMarkup(
         [[InlineKeyboardButton(t(lang, "start.add_to_group"), url=f"https://t.me/{context.bot.username}?startgroup=kozel")]]
     )
-    await reply(update, t(lang, "start.hello"), markup if not is_group(update) else None)
+    await reply(update, t(lang, "start.hello"), markup)
+    await use.seats.welcome_back(user.id)  # his hands come back after the greeting
 
 
 def variant_from(args: list[str] | None, default: str) -> str | None:
@@ -89,7 +92,11 @@ async def cancel(update: Update, context: Context) -> None:
     if where is None:
         return
     is_admin = admin_check(context, where.chat.id, where.user.id)
-    await reply(update, *await uses(context).votes.cancel(where.chat.id, person_of(where.user), is_admin))
+    votes = uses(context).votes
+    text, markup = await votes.cancel(where.chat.id, person_of(where.user), is_admin)
+    sent = await reply(update, text, markup)
+    if markup is not None and sent is not None:  # a vote: its button is taken away when the game ends
+        votes.vote_posted(where.chat.id, sent.message_id)
 
 
 async def kick(update: Update, context: Context) -> None:

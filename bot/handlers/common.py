@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import cast
 
-from telegram import Chat, InlineKeyboardMarkup, Update, User
+from telegram import Chat, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -62,11 +62,12 @@ async def in_group(update: Update, context: Context, refusal: str = "where.group
     return InGroup(lang, chat, user)
 
 
-async def reply(update: Update, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
-    if update.effective_message is not None:
-        await update.effective_message.reply_text(
-            text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_notification=True
-        )
+async def reply(update: Update, text: str, markup: InlineKeyboardMarkup | None = None) -> Message | None:
+    if update.effective_message is None:
+        return None
+    return await update.effective_message.reply_text(
+        text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_notification=True
+    )
 
 
 def admin_check(context: Context, chat_id: int, user_id: int) -> Callable[[], Awaitable[bool]]:

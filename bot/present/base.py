@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -23,7 +23,7 @@ class Seating:
         return escape(self.names[seat])
 
     def team(self, team: int, lang: str) -> str:
-        names = " &amp; ".join(self.name(s) for s in range(team, len(self.names), 2))
+        names = t(lang, "team.join").join(self.name(s) for s in range(team, len(self.names), 2))
         return t(lang, "team.a" if team == 0 else "team.b", names=names)
 
 
@@ -38,8 +38,9 @@ def teams_line(key: str, values: Sequence[int], seating: Seating, lang: str) -> 
 
 
 def each_line(values: Sequence[int], seating: Seating, sign: str = "") -> str:
-    """``Ann +3, Bob 0 …``: one number per seat."""
-    return ", ".join(f"{seating.name(s)} {sign}{v}" for s, v in enumerate(values))
+    """``Ann: +3 · 🤖 Bot 2: 0 …``: one number per seat, set apart from the name (a computer's name ends in
+    a digit of its own)."""
+    return " · ".join(f"{seating.name(s)}: {sign}{v}" for s, v in enumerate(values))
 
 
 class Presenter:
@@ -77,6 +78,15 @@ class Presenter:
     def status_lines(self, view: View, seating: Seating, lang: str) -> list[str]:
         return []
 
+    def options_line(self, options: Mapping[str, object], lang: str) -> str | None:
+        """The game's options in words, for its lobby (None: nothing to say)."""
+        return None
+
+    def forced_cards(self, view: View) -> tuple[Card, ...] | None:
+        """In a game where cards are chosen: the cards of the seat's move when every legal move uses the same
+        ones (the whole hand), so the move takes one tap; None otherwise."""
+        return None
+
     def answer_prompt(self, view: View, lang: str) -> str | None:
         """The hand's prompt when the seat answers a trick in its own way (None: the common prompt)."""
         return None
@@ -94,7 +104,7 @@ class Presenter:
     def outcome_lines(self, outcome: Outcome, seating: Seating, lang: str) -> list[str]:
         raise NotImplementedError
 
-    def deal_summary(self, result: DealResult, seating: Seating) -> str:
+    def deal_summary(self, result: DealResult, seating: Seating, lang: str) -> str:
         """One deal in /score's list of the series."""
         raise NotImplementedError
 

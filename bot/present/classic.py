@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.present.base import Seating
 from bot.present.teams import TeamPresenter
 from engine import Card, View
@@ -17,11 +17,17 @@ class ClassicPresenter(TeamPresenter):
     def sort_hand(self, cards: Iterable[Card], trump: int | None = None) -> list[Card]:
         return sorted(cards, key=lambda c: (ESUIT[c] != TRUMP_SUIT, ESUIT[c], POWER[c]))
 
+    def options_line(self, options: Mapping[str, object], lang: str) -> str | None:
+        deck = int(str(options.get("deck", 36)))
+        redeal = t(lang, "settings.on" if options.get("redeal", True) else "settings.off")
+        rule = t(lang, f"settings.all_tricks_{options.get('all_tricks', 'score')}")
+        return tn(lang, "options.classic", deck, redeal=redeal, all_tricks=rule)
+
     def status_lines(self, view: View, seating: Seating, lang: str) -> list[str]:
         lines = [t(lang, "table.classic_trumps")]
         if view.trump_lead_banned:
             banned = ", ".join(seating.name(s) for s in view.trump_lead_banned)
             lines.append(t(lang, "table.ban", names=banned))
         if view.eggs_pending:
-            lines.append(t(lang, "table.eggs_pending", count=view.eggs_pending))
+            lines.append(tn(lang, "table.eggs_pending", view.eggs_pending, bonus=2 * view.eggs_pending))
         return lines

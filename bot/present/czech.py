@@ -10,6 +10,8 @@ from engine import Card, DealResult, Outcome, View
 from engine.czech import KOZEL, PENALTY
 from engine.names import german_short
 
+KOZEL_MARK = "🐐"
+
 
 class CzechPresenter(Presenter):
     name = "czech"
@@ -17,7 +19,8 @@ class CzechPresenter(Presenter):
     all_time_key = "score.all_time_czech_line"
 
     def card_label(self, card: Card) -> str:
-        return german_short(card)
+        """German names; the kozel (the green Ober, K5) is marked 🐐 wherever it is shown."""
+        return german_short(card) + (KOZEL_MARK if card == KOZEL else "")
 
     def status_lines(self, view: View, seating: Seating, lang: str) -> list[str]:
         lines = []
@@ -28,7 +31,7 @@ class CzechPresenter(Presenter):
         return lines
 
     def score_line(self, totals: Sequence[int], seating: Seating, lang: str) -> str:
-        return t(lang, "table.score_players", totals=each_line(totals, seating))
+        return t(lang, "table.penalty_totals", totals=each_line(totals, seating))
 
     def result_lines(self, result: DealResult, seating: Seating, lang: str) -> list[str]:
         lines = []
@@ -48,8 +51,8 @@ class CzechPresenter(Presenter):
             t(lang, "series.table_points", lines=each_line(outcome.table_points, seating)),
         ]
 
-    def deal_summary(self, result: DealResult, seating: Seating) -> str:
-        return each_line(result.score, seating, "+")
+    def deal_summary(self, result: DealResult, seating: Seating, lang: str) -> str:
+        return each_line(result.score, seating, "+")  # under /score's line of penalty points
 
     def seat_count_refusal(self, count: int, lang: str) -> str | None:
         return None if count in self.variant.players else t(lang, "lobby.need_players_czech", count=count)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.present.base import Seating
 from bot.present.teams import TeamPresenter
-from engine import Card, View
+from engine import Card, Kind, View
 from engine.four_card import ORDER
 
 
@@ -31,8 +31,22 @@ class FourCardPresenter(TeamPresenter):
                 lines.append(t(lang, "table.trump_taken", suit=view.trump.symbol, card=card, name=holder))
             lines.append(t(lang, "table.stock", count=view.stock_size))
         if view.eggs_pending:
-            lines.append(t(lang, "table.eggs_pending", count=view.eggs_pending))
+            lines.append(tn(lang, "table.eggs_four", view.eggs_pending))
         return lines
 
+    def forced_cards(self, view: View) -> tuple[Card, ...] | None:
+        """A lead or an answer whose every legal form uses the same cards (an answer with the whole hand, a
+        lead of the last card): the Beat / Discard / Lead buttons come at once, no card to choose."""
+        if view.seat is None or view.to_move != view.seat:
+            return None
+        sets = {frozenset(a.cards) for a in view.legal if a.kind in (Kind.LEAD, Kind.BEAT, Kind.DISCARD)}
+        return tuple(sorted(next(iter(sets)))) if len(sets) == 1 else None
+
     def answer_prompt(self, view: View, lang: str) -> str | None:
-        return t(lang, "hand.your_answer", count=len(view.trick[0].cards)) if view.trick else None
+        if not view.trick:
+            return None
+        count = len(view.trick[0].cards)
+        forced = self.forced_cards(view)
+        if forced is not None and len(forced) == len(view.hand):
+            return tn(lang, "hand.your_answer_all", count)
+        return tn(lang, "hand.your_answer", count)

@@ -56,14 +56,21 @@ class TeamPresenter(Presenter):
         lines.append(t(lang, "series.winners", names=seating.team(1 - goats, lang)))
         return lines
 
-    def deal_summary(self, result: DealResult, seating: Seating) -> str:
-        marks = []
+    def deal_summary(self, result: DealResult, seating: Seating, lang: str) -> str:
+        """One deal in words: its card points and who scored what (teams by number; /score names them)."""
+        events = set(result.events)
+        if "queen_caught" in events:
+            scorer = 0 if result.score[0] else 1
+            return t(lang, "deal.queen", team=t(lang, f"team.short_{'ab'[scorer]}"))
+        parts = [t(lang, "score.card_points", pa=result.points[0], pb=result.points[1])]
         if result.eggs:
-            marks.append("🥚")
-        if "queen_caught" in result.events:
-            marks.append("👑")
-        score = f"{result.points[0]}:{result.points[1]} → +{result.score[0]}/+{result.score[1]}"
-        return score + ((" " + " ".join(marks)) if marks else "")
+            parts.append(t(lang, "score.eggs"))
+        for team in (0, 1):
+            if result.score[team]:
+                parts.append(tn(lang, self.score_key, result.score[team], team=t(lang, f"team.short_{'ab'[team]}")))
+        if not result.eggs and not any(result.score):
+            parts.append(t(lang, "score.nobody"))
+        return " — ".join(parts)
 
     def seat_count_refusal(self, count: int, lang: str) -> str | None:
         if count in self.variant.players:
