@@ -62,13 +62,15 @@ def render_lobby(
         lines.append(t(lang, "lobby.seats_czech", count=len(seats)))
         for index, holder in enumerate(sorted(seats, key=lambda s: s.seat)):
             lines.append(f"  {index + 1}. {escape(holder.name or '?')}")
-    lines += ["", t(lang, "lobby.how")]
-    join_url = f"https://t.me/{bot_username}?start=j{game_id}"  # bot.lobby.join_link
-    rows.insert(0, [InlineKeyboardButton(t(lang, "lobby.join"), url=join_url)])
     capacity = shown.capacity
+    full = len(seats) >= capacity
+    lines += ["", t(lang, "lobby.full" if full else "lobby.how")]
+    if not full:
+        join_url = f"https://t.me/{bot_username}?start=j{game_id}"  # bot.lobby.join_link
+        rows.insert(0, [InlineKeyboardButton(t(lang, "lobby.join"), url=join_url)])
     computers = (
         [InlineKeyboardButton(t(lang, "lobby.add_computer"), callback_data=Lobby(game_id, LobbyOp.ADD_COMPUTER).data())]
-        if len(seats) < capacity
+        if not full
         else []
     )
     if any(s.computer for s in seats):

@@ -215,6 +215,19 @@ def test_lobby_render(lang: str) -> None:
     assert not any(":seat" in d for d in keyboard_data(markup))
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_full_lobby_offers_no_join_button(lang: str) -> None:
+    """With every seat taken, Join and Add computer would only earn a refusal: the lobby says to start."""
+    seats = [LobbySeat(s, name) for s, name in enumerate(["Ann", "Bob", "Cid", "Dan"])]
+    text, markup = render_lobby(42, "four_card", {}, seats, bot_username="kozel_bot", lang=lang)
+    assert not [b.url for row in markup.inline_keyboard for b in row if b.url]
+    data = keyboard_data(markup)
+    assert "L42:start" in data and not any("seat" in d or d.endswith(":bot") for d in data)
+    assert t(lang, "lobby.full") in text and t(lang, "lobby.how") not in text
+    text, markup = render_lobby(42, "four_card", {}, seats[:3], bot_username="kozel_bot", lang=lang)
+    assert [b.url for row in markup.inline_keyboard for b in row if b.url] == ["https://t.me/kozel_bot?start=j42"]
+
+
 @pytest.mark.parametrize("data", ["", "x", "g1:2", "g:1:a", "L1:jump", "g1:2:" + "a" * 60, "g1:2:A", "L1:seat9"])
 def test_forged_button_data_is_refused(data: str) -> None:
     with pytest.raises(callbacks.ForgedDataError):
