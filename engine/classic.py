@@ -107,8 +107,10 @@ class ClassicState(GameState):
         hands = deal_round_robin(deck, self.dealer, 4, len(deck) // 4)  # C2: all the cards
         return Layout(tuple(tuple(h) for h in hands))
 
-    def _begin_deal(self, layout: Layout) -> None:
+    def _check_layout(self, layout: Layout) -> None:
         check_layout(layout, self.deck, [len(self.deck) // 4] * 4, 0)
+
+    def _begin_deal(self, layout: Layout) -> None:
         if self.deal_no == 0:  # C8: the holder of the A♦ leads; C9: nobody may lead a trump
             self.leader = next(s for s in range(4) if ACE_OF_DIAMONDS in self.hands[s])
             self.banned = [0, 1, 2, 3]

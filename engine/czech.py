@@ -85,9 +85,12 @@ class CzechState(GameState):
         hands = deal_round_robin(deck, self.dealer, n, per)
         return Layout(tuple(tuple(h) for h in hands), tuple(deck[n * per :]))
 
-    def _begin_deal(self, layout: Layout) -> None:
+    def _check_layout(self, layout: Layout) -> None:
         n = self.num_players
         check_layout(layout, DECK, [HAND_SIZES[n]] * n, len(DECK) - n * HAND_SIZES[n])
+
+    def _begin_deal(self, layout: Layout) -> None:
+        n = self.num_players
         self.talon = list(layout.rest)
         self.piles = [[] for _ in range(n)]
         self.doubled = False

@@ -118,8 +118,10 @@ class FourCardState(GameState):
         # F5: a card from the middle of the stock — not among its first or last four.
         return Layout(tuple(tuple(h) for h in hands), tuple(deck[16:]), rng.randrange(4, STOCK_SIZE - 4))
 
-    def _begin_deal(self, layout: Layout) -> None:
+    def _check_layout(self, layout: Layout) -> None:
         check_layout(layout, DECK, [HAND_SIZE] * 4, STOCK_SIZE)
+
+    def _begin_deal(self, layout: Layout) -> None:
         self.stock = list(layout.rest)
         self.trump_card = self.stock[layout.cut]  # F5: shown, and left in its place
         self.trump = self.trump_card.suit
