@@ -304,8 +304,14 @@ class GameState:
 
     def all_legal_actions(self) -> list[Action]:
         actions: list[Action] = []
-        for seat in range(self.num_players):
-            actions += self.legal_actions(seat)
+        if self.outcome is not None:
+            return actions
+        cache = self._cache
+        for seat in range(self.num_players):  # legal_actions(seat), inlined
+            legal = cache.get(seat)
+            if legal is None:
+                legal = cache[seat] = tuple(self._legal(seat))
+            actions += legal
         return actions
 
     def apply(self, action: Action) -> None:
