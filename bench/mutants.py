@@ -220,7 +220,8 @@ MUTATIONS: list[Mutation] = [
     m("C6", "no redeal after an exchange", CLASSIC,
       "if self.options.redeal and card_points", "if self.options.redeal and not self.exchanged and card_points"),
     m("C6", "a redeal is still possible during the first trick", CLASSIC,
-      "        if self.before_first_lead:\n            if self.options.redeal",
+      "        if not self.trick and not self.tricks_done:  # before the first lead\n"
+      "            if self.options.redeal",
       "        if not self.tricks_done:\n            if self.options.redeal"),
     m("C6", "a redeal deals the same cards again (the attempt is not part of the seed)", CORE,
       'f"kozel/{seed}/{deal_no}/{attempt}"', 'f"kozel/{seed}/{deal_no}"'),
@@ -292,7 +293,8 @@ MUTATIONS: list[Mutation] = [
       'self._settle((0, 0), score, events=["queen_caught"])',
       'self._settle((card_points(self.piles[0]), card_points(self.piles[1])), score, events=["queen_caught"])'),
     m("C12", "the catch is only seen when the trick is complete", CLASSIC,
-      "        if self._queen_caught():\n            return\n        if len(self.trick) < 4:\n",
+      "        if card in QUEEN_AND_SIX and self._queen_caught():  # the catch happens as the second of them falls\n"
+      "            return\n        if len(self.trick) < 4:\n",
       "        if len(self.trick) == 4 and self._queen_caught():\n            return\n"
       "        if len(self.trick) < 4:\n"),
     m("C13", "91 card points give one pair", CLASSIC, "if points >= 91:", "if points > 91:"),

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from typing import Any, ClassVar
 
-from engine.actions import Action, Kind
+from engine.actions import Action, Kind, one_card_actions
 from engine.cards import RANKS_36, Card, Rank, Suit, full_deck
 from engine.core import (
     DealResult,
@@ -78,18 +78,9 @@ def can_beat(cards: tuple[Card, ...], top: tuple[Card, ...], trump: int) -> bool
     return any(all(m >> x & 1 for x, m in zip(perm, masks, strict=True)) for perm in permutations(cards))
 
 
-def _one_card_actions(kind: Kind) -> list[list[Action]]:
-    """``table[seat][card]``: the action of ``kind`` with that one card, made once (a beat or discard of one
-    card is the most frequent answer, and an action is an immutable value)."""
-    table = [[Action(seat, kind)] * 64 for seat in range(4)]  # codes that name no card are never looked up
-    for seat in range(4):
-        for card in DECK:
-            table[seat][card] = Action(seat, kind, (card,))
-    return table
-
-
-BEAT_ONE = _one_card_actions(Kind.BEAT)
-DISCARD_ONE = _one_card_actions(Kind.DISCARD)
+# One-card beats and discards, made once: the most frequent answers.
+BEAT_ONE = one_card_actions(Kind.BEAT, 4)
+DISCARD_ONE = one_card_actions(Kind.DISCARD, 4)
 
 
 def _suit_leads(seat: int, cards: tuple[Card, ...]) -> tuple[Action, ...]:
