@@ -318,7 +318,9 @@ class GameState:
         """Apply a legal action, or raise a typed error and leave the state untouched."""
         if self.outcome is not None:
             raise GameOverError(f"{action}: the game is over ({self.outcome.reason}) after deal {self.deal_no}")
-        legal = self.legal_actions(action.seat)
+        legal = self._cache.get(action.seat)
+        if legal is None:
+            legal = self.legal_actions(action.seat)
         if action not in legal:
             if not 0 <= action.seat < self.num_players:
                 raise IllegalActionError(f"{action}: there is no seat {action.seat} in a game of {self.num_players}")
@@ -427,27 +429,28 @@ class GameState:
         cls = type(self)
         other = cls.__new__(cls)
         values = self.__dict__.copy()
-        nested = cls._nested_lists()
+        flat = cls._flat_lists()
         for name, value in values.items():
             if type(value) is list:
-                if name in nested:
-                    values[name] = [v.copy() for v in value]
-                else:
+                if name in flat:
+                    values[name] = value.copy()
+                else:  # lists of lists (declared or not): their lists are copied too
                     values[name] = [v.copy() if type(v) is list else v for v in value]
         values["_cache"] = {}
         other.__dict__ = values
         return other
 
-    _nested: ClassVar[dict[type, frozenset[str]]] = {}
+    _flat: ClassVar[dict[type, frozenset[str]]] = {}
 
     @classmethod
-    def _nested_lists(cls) -> frozenset[str]:
-        """The fields declared as lists of lists (hands, piles): ``fork`` copies their inner lists without
-        looking at their type one by one.  Every other list is still looked into."""
-        names = GameState._nested.get(cls)
+    def _flat_lists(cls) -> frozenset[str]:
+        """The fields declared as lists of immutable values (history, tricks, stock …, not hands or piles):
+        ``fork`` copies them without looking at their items one by one."""
+        names = GameState._flat.get(cls)
         if names is None:
-            names = GameState._nested[cls] = frozenset(
-                f.name for f in fields(cls) if str(f.type).replace(" ", "").startswith("list[list[")
+            declared = {f.name: str(f.type).replace(" ", "") for f in fields(cls)}
+            names = GameState._flat[cls] = frozenset(
+                n for n, t in declared.items() if t.startswith("list[") and not t.startswith("list[list[")
             )
         return names
 

@@ -104,3 +104,31 @@ def test_the_same_seed_deals_the_same_cards() -> None:
         "KS JD 7H QH KH AH",
     ]
     assert " ".join(c.ascii for c in czech.talon) == "AD JC"
+
+
+@pytest.mark.parametrize(("name", "options"), [("four_card", {}), ("classic", {}), ("czech", {"players": 5})])
+def test_a_fork_is_equal_independent_and_plays_on_alike(name: str, options: dict[str, Any]) -> None:
+    state = find_variant(name).new_game(11, options)
+    rng = random.Random(3)
+    for _ in range(25):
+        state.apply(rng.choice(state.all_legal_actions()))
+    twin = state.fork()
+    assert twin == state and twin.to_dict() == state.to_dict()
+    before = state.to_dict()
+    for hand in twin.hands:
+        hand.clear()
+    twin.history.append(twin.history[0])
+    twin.trick.clear()
+    twin.tricks_done.clear()
+    twin.totals[0] += 1
+    assert state.to_dict() == before  # nothing of the original was shared
+    twin = state.fork()
+    for _ in range(40):
+        if state.outcome is not None:
+            break
+        legal = state.all_legal_actions()
+        assert twin.all_legal_actions() == legal
+        action = rng.choice(legal)
+        state.apply(action)
+        twin.apply(action)
+    assert twin == state
