@@ -107,25 +107,38 @@ MUTATIONS: list[Mutation] = [
     m("F7", "no lead of three cards", FOUR,
       "range(1, min(len(cards), 3) + 1)", "range(1, min(len(cards), 2) + 1)"),
     m("F7", "a lead may mix suits", FOUR,
-      "cards = [c for c in hand if c >> 4 == suit]", "cards = list(hand)"),
+      "cards = tuple([c for c in hand if c >> 4 == suit])", "cards = tuple(hand)"),
     m("F8", "beats are paired in the order of the cards, no other pairing is tried", FOUR,
-      "return any(all(beats(x, y, trump) for x, y in zip(perm, top, strict=True)) for perm in permutations(cards))",
-      "return all(beats(x, y, trump) for x, y in zip(cards, top, strict=True))"),
+      "        return (m >> x & n >> z | m >> z & n >> x) & 1 == 1\n    masks = [beaten_by[y] for y in top]\n"
+      "    return any(all(m >> x & 1 for x, m in zip(perm, masks, strict=True)) for perm in permutations(cards))\n",
+      "        return (m >> x & n >> z) & 1 == 1\n    masks = [beaten_by[y] for y in top]\n"
+      "    return all(m >> x & 1 for x, m in zip(cards, masks, strict=True))\n"),
     m("F8", "a beat must beat the lead, not the current top", FOUR,
       "top = self.trick[self.top].cards", "top = self.trick[0].cards"),
     m("F8", "two beating cards may beat the same card of the top", FOUR,
-      "return any(all(beats(x, y, trump) for x, y in zip(perm, top, strict=True)) for perm in permutations(cards))",
-      "return all(any(beats(x, y, trump) for y in top) for x in cards)"),
+      "        return (m >> x & n >> z | m >> z & n >> x) & 1 == 1\n    masks = [beaten_by[y] for y in top]\n"
+      "    return any(all(m >> x & 1 for x, m in zip(perm, masks, strict=True)) for perm in permutations(cards))\n",
+      "        return ((m | n) >> x & (m | n) >> z) & 1 == 1\n    masks = [beaten_by[y] for y in top]\n"
+      "    return all(any(m >> x & 1 for m in masks) for x in cards)\n"),
     m("F8", "an answer may have fewer cards than the lead (one)", FOUR,
-      "for combo in combinations(hand, len(top)):", "for combo in combinations(hand, 1):"),
+      "        size = len(top)\n", "        size = 1\n"),
     m("F8", "the answers go counter-clockwise", FOUR,
       "        self.to_move = (seat + 1) % 4\n\n    def _finish_trick",
       "        self.to_move = (seat + 3) % 4\n\n    def _finish_trick"),
     m("F8", "the leader answers too: the trick ends after four answers", FOUR,
       "if self.answered == 3:", "if self.answered == 4:"),
     m("F8", "no discard when a beat is possible", FOUR,
+      "                    actions.append(beat[card])\n                actions.append(discard[card])\n"
+      "            return actions\n        for combo in combinations(hand, size):\n"
+      "            if can_beat(combo, top, self.trump):\n"
+      "                actions.append(Action(seat, Kind.BEAT, combo))\n"
       "            actions.append(Action(seat, Kind.DISCARD, combo))\n",
-      "            elif True:\n                actions.append(Action(seat, Kind.DISCARD, combo))\n"),
+      "                    actions.append(beat[card])\n"
+      "                else:\n                    actions.append(discard[card])\n"
+      "            return actions\n        for combo in combinations(hand, size):\n"
+      "            if can_beat(combo, top, self.trump):\n"
+      "                actions.append(Action(seat, Kind.BEAT, combo))\n"
+      "            else:\n                actions.append(Action(seat, Kind.DISCARD, combo))\n"),
     m("F9", "the beat does not become the current top", FOUR,
       "self.top = len(self.trick) - 1  # F8", "pass  # F8"),
     m("F9", "the leader always takes the trick", FOUR,
@@ -207,7 +220,8 @@ MUTATIONS: list[Mutation] = [
     m("C6", "no redeal after an exchange", CLASSIC,
       "if self.options.redeal and card_points", "if self.options.redeal and not self.exchanged and card_points"),
     m("C6", "a redeal is still possible during the first trick", CLASSIC,
-      "        if self.before_first_lead:\n            if self.options.redeal",
+      "        if not self.trick and not self.tricks_done:  # before the first lead\n"
+      "            if self.options.redeal",
       "        if not self.tricks_done:\n            if self.options.redeal"),
     m("C6", "a redeal deals the same cards again (the attempt is not part of the seed)", CORE,
       'f"kozel/{seed}/{deal_no}/{attempt}"', 'f"kozel/{seed}/{deal_no}"'),
@@ -279,7 +293,8 @@ MUTATIONS: list[Mutation] = [
       'self._settle((0, 0), score, events=["queen_caught"])',
       'self._settle((card_points(self.piles[0]), card_points(self.piles[1])), score, events=["queen_caught"])'),
     m("C12", "the catch is only seen when the trick is complete", CLASSIC,
-      "        if self._queen_caught():\n            return\n        if len(self.trick) < 4:\n",
+      "        if card in QUEEN_AND_SIX and self._queen_caught():  # the catch happens as the second of them falls\n"
+      "            return\n        if len(self.trick) < 4:\n",
       "        if len(self.trick) == 4 and self._queen_caught():\n            return\n"
       "        if len(self.trick) < 4:\n"),
     m("C13", "91 card points give one pair", CLASSIC, "if points >= 91:", "if points > 91:"),

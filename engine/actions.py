@@ -109,3 +109,15 @@ class Action(NamedTuple):
 
     def __repr__(self) -> str:
         return f"Action.parse({self.text()!r})"
+
+
+def one_card_actions(kind: Kind, seats: int) -> list[list[Action]]:
+    """``table[seat][card]``: the action of ``kind`` by ``seat`` with that one card, made once for the hot
+    path (a one-card play is the most frequent action, and an action is an immutable value).  Codes that
+    name no card hold a placeholder that is never looked up."""
+    table = [[Action(seat, kind)] * 64 for seat in range(seats)]
+    for seat in range(seats):
+        for code in range(64):
+            if 6 <= code & 15 <= 14:
+                table[seat][code] = Action(seat, kind, (Card.from_code(code),))
+    return table

@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from engine.actions import Action, Kind
+from engine.actions import Action, Kind, one_card_actions
 from engine.cards import RANKS_32, RANKS_36, Card, Rank, Suit, full_deck, parse_cards
 from engine.core import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin
 from engine.registry import Variant, check_layout, register
@@ -38,6 +38,10 @@ for _card in DECK_36:
     else:
         POWER[_card] = PLAIN_ORDER.index(_card.rank)
         ESUIT[_card] = _card.suit
+
+
+PLAY_ONE = one_card_actions(Kind.PLAY, 4)
+QUEEN_AND_SIX = (QUEEN_OF_CLUBS, SIX_OF_CLUBS)  # C12
 
 
 def is_trump(card: Card) -> bool:
@@ -107,8 +111,10 @@ class ClassicState(GameState):
         hands = deal_round_robin(deck, self.dealer, 4, len(deck) // 4)  # C2: all the cards
         return Layout(tuple(tuple(h) for h in hands))
 
-    def _begin_deal(self, layout: Layout) -> None:
+    def _check_layout(self, layout: Layout) -> None:
         check_layout(layout, self.deck, [len(self.deck) // 4] * 4, 0)
+
+    def _begin_deal(self, layout: Layout) -> None:
         if self.deal_no == 0:  # C8: the holder of the A♦ leads; C9: nobody may lead a trump
             self.leader = next(s for s in range(4) if ACE_OF_DIAMONDS in self.hands[s])
             self.banned = [0, 1, 2, 3]
@@ -138,7 +144,7 @@ class ClassicState(GameState):
         actions: list[Action] = []
         if seat == self.to_move:
             actions = self._plays(seat, hand)
-        if self.before_first_lead:
+        if not self.trick and not self.tricks_done:  # before the first lead
             if self.options.redeal and card_points(hand) <= REDEAL_MAX_POINTS:  # C6
                 actions.append(Action(seat, Kind.REDEAL))
             trumps = [c for c in hand if is_trump(c)]
@@ -162,7 +168,8 @@ class ClassicState(GameState):
         else:
             led = ESUIT[self.trick[0].cards[0]]
             choices = [c for c in hand if ESUIT[c] == led] or hand  # C10
-        return [Action(seat, Kind.PLAY, (c,)) for c in choices]
+        play = PLAY_ONE[seat]
+        return [play[c] for c in choices]
 
     # --- applying ---------------------------------------------------------------------------------------
 
@@ -193,7 +200,7 @@ class ClassicState(GameState):
         seat, card = action.seat, action.cards[0]
         self.hands[seat].remove(card)
         self.trick.append(action)
-        if self._queen_caught():
+        if card in QUEEN_AND_SIX and self._queen_caught():  # the catch happens as the second of them falls
             return
         if len(self.trick) < 4:
             self.to_move = (seat + 1) % 4

@@ -10,10 +10,9 @@ actions that ``legal_actions`` lists and raises a typed error for anything else,
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, NamedTuple, Self
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
@@ -296,21 +295,32 @@ class GameState:
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Every action ``seat`` may take now (possibly out of turn: molodka, redeal, double …)."""
-        if self.outcome is not None or not 0 <= seat < self.num_players:
-            return ()
         cached = self._cache.get(seat)
         if cached is None:
+            if self.outcome is not None or not 0 <= seat < self.num_players:
+                return ()
             cached = self._cache[seat] = tuple(self._legal(seat))
         return cached
 
     def all_legal_actions(self) -> list[Action]:
-        return [a for seat in range(self.num_players) for a in self.legal_actions(seat)]
+        actions: list[Action] = []
+        if self.outcome is not None:
+            return actions
+        cache = self._cache
+        for seat in range(self.num_players):  # legal_actions(seat), inlined
+            legal = cache.get(seat)
+            if legal is None:
+                legal = cache[seat] = tuple(self._legal(seat))
+            actions += legal
+        return actions
 
     def apply(self, action: Action) -> None:
         """Apply a legal action, or raise a typed error and leave the state untouched."""
         if self.outcome is not None:
             raise GameOverError(f"{action}: the game is over ({self.outcome.reason}) after deal {self.deal_no}")
-        legal = self.legal_actions(action.seat)
+        legal = self._cache.get(action.seat)
+        if legal is None:
+            legal = self.legal_actions(action.seat)
         if action not in legal:
             if not 0 <= action.seat < self.num_players:
                 raise IllegalActionError(f"{action}: there is no seat {action.seat} in a game of {self.num_players}")
@@ -416,12 +426,33 @@ class GameState:
     def fork(self) -> Self:
         """A fast independent copy for search: every list is copied, lists of lists one level deeper;
         the values inside (cards, actions, records, options) are immutable and shared."""
-        other = copy.copy(self)
-        for name, value in vars(self).items():
+        cls = type(self)
+        other = cls.__new__(cls)
+        values = self.__dict__.copy()
+        flat = cls._flat_lists()
+        for name, value in values.items():
             if type(value) is list:
-                setattr(other, name, [v.copy() if type(v) is list else v for v in value])
-        other._cache = {}
+                if name in flat:
+                    values[name] = value.copy()
+                else:  # lists of lists (declared or not): their lists are copied too
+                    values[name] = [v.copy() if type(v) is list else v for v in value]
+        values["_cache"] = {}
+        other.__dict__ = values
         return other
+
+    _flat: ClassVar[dict[type, frozenset[str]]] = {}
+
+    @classmethod
+    def _flat_lists(cls) -> frozenset[str]:
+        """The fields declared as lists of immutable values (history, tricks, stock …, not hands or piles):
+        ``fork`` copies them without looking at their items one by one."""
+        names = GameState._flat.get(cls)
+        if names is None:
+            declared = {f.name: str(f.type).replace(" ", "") for f in fields(cls)}
+            names = GameState._flat[cls] = frozenset(
+                n for n, t in declared.items() if t.startswith("list[") and not t.startswith("list[list[")
+            )
+        return names
 
     # --- the series -------------------------------------------------------------------------------------
 
@@ -432,6 +463,7 @@ class GameState:
         """Shuffle (or take a stacked layout) and begin a deal."""
         if self.stacked:
             layout = self.stacked.pop(0)
+            self._check_layout(layout)  # a shuffle of the engine's own needs no check
         else:
             layout = self._make_layout(deal_rng(self.seed, self.deal_no, self.attempt))
         self.deal_start = len(self.history)
@@ -455,13 +487,17 @@ class GameState:
 
     # --- hooks for the variants -------------------------------------------------------------------------
 
-    def _legal(self, seat: int) -> list[Action]:
+    def _legal(self, seat: int) -> Sequence[Action]:
         raise NotImplementedError
 
     def _play(self, action: Action) -> None:
         raise NotImplementedError
 
     def _make_layout(self, rng: random.Random) -> Layout:
+        raise NotImplementedError
+
+    def _check_layout(self, layout: Layout) -> None:
+        """Refuse a stacked layout that is not this game's deck in this game's hand and stock sizes."""
         raise NotImplementedError
 
     def _begin_deal(self, layout: Layout) -> None:

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from engine.actions import Action, Kind
+from engine.actions import Action, Kind, one_card_actions
 from engine.cards import RANKS_32, Card, Rank, Suit, full_deck
 from engine.core import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin
 from engine.registry import Variant, check_layout, register
@@ -24,6 +24,7 @@ HAND_SIZES = {3: 10, 4: 8, 5: 6, 6: 5}  # K3
 GAME_LIMIT = 100  # K8
 ALL_TRICKS_PENALTY = 21  # K7
 
+PLAY_ONE = one_card_actions(Kind.PLAY, 6)
 PENALTY: list[int] = [0] * 64  # K5
 for _card in DECK:
     PENALTY[_card] = 13 if _card == KOZEL else 1 if _card.suit is Suit.HEARTS else 0
@@ -85,9 +86,12 @@ class CzechState(GameState):
         hands = deal_round_robin(deck, self.dealer, n, per)
         return Layout(tuple(tuple(h) for h in hands), tuple(deck[n * per :]))
 
-    def _begin_deal(self, layout: Layout) -> None:
+    def _check_layout(self, layout: Layout) -> None:
         n = self.num_players
         check_layout(layout, DECK, [HAND_SIZES[n]] * n, len(DECK) - n * HAND_SIZES[n])
+
+    def _begin_deal(self, layout: Layout) -> None:
+        n = self.num_players
         self.talon = list(layout.rest)
         self.piles = [[] for _ in range(n)]
         self.doubled = False
@@ -107,7 +111,8 @@ class CzechState(GameState):
             if self.trick:  # K4: follow suit if you can
                 led = self.trick[0].cards[0] >> 4
                 choices = [c for c in hand if c >> 4 == led] or hand
-            actions = [Action(seat, Kind.PLAY, (c,)) for c in choices]
+            play = PLAY_ONE[seat]
+            actions = [play[c] for c in choices]
         if not self.doubled and not self.trick and not self.tricks_done and KOZEL in hand:
             actions.append(Action(seat, Kind.DOUBLE, (KOZEL,)))  # K6
         return actions

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from typing import Any, ClassVar
 
-from engine.actions import Action, Kind
+from engine.actions import Action, Kind, one_card_actions
 from engine.cards import RANKS_36, Card, Rank, Suit, full_deck
 from engine.core import (
     DealResult,
@@ -58,11 +59,42 @@ def beats(x: Card, y: Card, trump: int) -> bool:
     return sx == trump
 
 
+# BEATEN_BY[trump][card]: the bit mask (bit = card code) of the cards that beat ``card`` (F6), from ``beats``.
+BEATEN_BY: list[list[int]] = [[0] * 64 for _ in Suit]
+for _trump in Suit:
+    for _y in DECK:
+        BEATEN_BY[_trump][_y] = sum(1 << _x for _x in DECK if beats(_x, _y, _trump))
+
+
 def can_beat(cards: tuple[Card, ...], top: tuple[Card, ...], trump: int) -> bool:
     """F8: the cards can be paired one-to-one with the top's cards so that each beats its partner."""
+    beaten_by = BEATEN_BY[trump]
     if len(cards) == 1:
-        return beats(cards[0], top[0], trump)
-    return any(all(beats(x, y, trump) for x, y in zip(perm, top, strict=True)) for perm in permutations(cards))
+        return beaten_by[top[0]] >> cards[0] & 1 == 1
+    if len(cards) == 2:  # its two pairings, written out
+        (x, z), m, n = cards, beaten_by[top[0]], beaten_by[top[1]]
+        return (m >> x & n >> z | m >> z & n >> x) & 1 == 1
+    masks = [beaten_by[y] for y in top]
+    return any(all(m >> x & 1 for x, m in zip(perm, masks, strict=True)) for perm in permutations(cards))
+
+
+# One-card beats and discards, made once: the most frequent answers.
+BEAT_ONE = one_card_actions(Kind.BEAT, 4)
+DISCARD_ONE = one_card_actions(Kind.DISCARD, 4)
+
+
+def _suit_leads(seat: int, cards: tuple[Card, ...]) -> tuple[Action, ...]:
+    """The leads of ``seat`` from his cards of one suit: the molodka of four (F10), then 1 to 3 cards (F7)."""
+    actions = []
+    if len(cards) == 4:
+        actions.append(Action(seat, Kind.MOLODKA, cards))
+    for k in range(1, min(len(cards), 3) + 1):
+        actions.extend(Action(seat, Kind.LEAD, combo) for combo in combinations(cards, k))
+    return tuple(actions)
+
+
+# The leads of a seat from a suit's cards, by (seat, cards): at most 4 × 4 × 255 entries.
+_SUIT_LEADS: dict[tuple[int, tuple[Card, ...]], tuple[Action, ...]] = {}
 
 
 def defeat_points(points: int, tricks: int) -> int:
@@ -118,8 +150,10 @@ class FourCardState(GameState):
         # F5: a card from the middle of the stock — not among its first or last four.
         return Layout(tuple(tuple(h) for h in hands), tuple(deck[16:]), rng.randrange(4, STOCK_SIZE - 4))
 
-    def _begin_deal(self, layout: Layout) -> None:
+    def _check_layout(self, layout: Layout) -> None:
         check_layout(layout, DECK, [HAND_SIZE] * 4, STOCK_SIZE)
+
+    def _begin_deal(self, layout: Layout) -> None:
         self.stock = list(layout.rest)
         self.trump_card = self.stock[layout.cut]  # F5: shown, and left in its place
         self.trump = self.trump_card.suit
@@ -145,12 +179,16 @@ class FourCardState(GameState):
     def _distance(self, seat: int) -> int:
         return (seat - self.trick_leader) % 4
 
-    def _legal(self, seat: int) -> list[Action]:
+    def _legal(self, seat: int) -> Sequence[Action]:
         hand = self.hands[seat]
-        actions: list[Action] = []
         if seat == self.to_move:
-            actions = self._leads(seat, hand) if self.lead_seat < 0 else self._answers(seat, hand)
-        if self._may_molodka(seat, hand) and not (seat == self.to_move and self.lead_seat < 0):
+            if self.lead_seat < 0:
+                return self._leads(seat, hand)  # with the leader's own molodka among them
+            actions = self._answers(seat, hand)
+        else:
+            actions = []
+        # four cards of one suit (the first and the last share a suit when all four do), then F10's order
+        if len(hand) == 4 and hand[0] >> 4 == hand[3] >> 4 and self._may_molodka(seat, hand):
             actions.append(Action(seat, Kind.MOLODKA, tuple(hand)))
         return actions
 
@@ -164,21 +202,31 @@ class FourCardState(GameState):
 
     @staticmethod
     def _leads(seat: int, hand: list[Card]) -> list[Action]:
-        """F7 (and F10 for the leader's own four cards of one suit)."""
-        actions = []
+        """F7 (and F10 for the leader's own four cards of one suit), suit by suit."""
+        actions: list[Action] = []
         for suit in {c >> 4 for c in hand}:
-            cards = [c for c in hand if c >> 4 == suit]
-            if len(cards) == 4:
-                actions.append(Action(seat, Kind.MOLODKA, tuple(cards)))
-            for k in range(1, min(len(cards), 3) + 1):
-                actions.extend(Action(seat, Kind.LEAD, combo) for combo in combinations(cards, k))
+            cards = tuple([c for c in hand if c >> 4 == suit])
+            key = (seat, cards)
+            leads = _SUIT_LEADS.get(key)
+            if leads is None:
+                leads = _SUIT_LEADS[key] = _suit_leads(seat, cards)
+            actions += leads
         return actions
 
     def _answers(self, seat: int, hand: list[Card]) -> list[Action]:
         """F8: beat the current top card by card, or discard as many cards face down."""
         top = self.trick[self.top].cards
+        size = len(top)
         actions = []
-        for combo in combinations(hand, len(top)):
+        if size == 1:  # the most frequent answer: one card, its actions and whether it beats from tables
+            beaten_by = BEATEN_BY[self.trump][top[0]]
+            beat, discard = BEAT_ONE[seat], DISCARD_ONE[seat]
+            for card in hand:
+                if beaten_by >> card & 1:
+                    actions.append(beat[card])
+                actions.append(discard[card])
+            return actions
+        for combo in combinations(hand, size):
             if can_beat(combo, top, self.trump):
                 actions.append(Action(seat, Kind.BEAT, combo))
             actions.append(Action(seat, Kind.DISCARD, combo))
