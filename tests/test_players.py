@@ -178,7 +178,7 @@ def test_search_stops_on_its_budget() -> None:
 
 def test_tree_search_stops_on_its_budget() -> None:
     """The strong level's tree search keeps a margin: a walk costs one tick, the budget is 10 ticks of which
-    the walks may use 9.5, with one walk's time in reserve, so it stops after eight walks."""
+    the walks may use 9, with one walk's time in reserve, so it stops after eight walks."""
     ticks = count()
     player = SearchPlayer(budget=10.0, clock=lambda: float(next(ticks)))
     state = find_variant("four_card").new_game(4)
