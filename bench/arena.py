@@ -164,6 +164,7 @@ def arena(
     iterations: int | None,
     jobs: int,
     games: list[str],
+    first_seed: int = 1,
 ) -> list[dict[str, Any]]:
     report = []
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
@@ -173,7 +174,7 @@ def arena(
             pairs = max(deals // 2, 1)
             tasks: list[Task] = [
                 (variant_name, options, level_a, level_b, budget, worlds, iterations, seed)
-                for seed in range(1, pairs + 1)
+                for seed in range(first_seed, first_seed + pairs)
             ]
             started = time.perf_counter()
             results = pool.map(play_pair, tasks, chunksize=max(1, pairs // (jobs * 8)))
@@ -198,6 +199,7 @@ def arena(
                     "a": level_a,
                     "b": level_b,
                     "deals": 2 * pairs,
+                    "seeds": [first_seed, first_seed + pairs - 1],
                     "a_deals_won": round(wins, 3),
                     "a_deals_won_ci95": round(wins_ci, 3),
                     "a_margin": round(margin, 2),
@@ -261,6 +263,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=None, help="tree walks per strong decision")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--games", nargs="+", default=[g for g, _ in GAMES])
+    parser.add_argument("--seed", type=int, default=1, help="the first shuffle (runs on other seeds add up)")
     parser.add_argument("--timing", type=int, default=0, help="only time this many decisions of level A")
     args = parser.parse_args()
     if args.timing:
@@ -277,6 +280,7 @@ def main() -> None:
         iterations=args.iterations,
         jobs=args.jobs,
         games=args.games,
+        first_seed=args.seed,
     )
     failed = {(r["game"], level): n for r in report for level, n in r["failures"].items() if n}
     if failed:

@@ -76,3 +76,30 @@ class _Inline:
 
     def map(self, function: object, tasks: list[object], chunksize: int = 1) -> list[object]:
         return [function(t) for t in tasks]  # type: ignore[operator]
+
+
+def test_runs_from_another_first_seed_play_other_shuffles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--seed`` starts at another shuffle, so two runs add up to more deals instead of repeating them."""
+    monkeypatch.setattr("multiprocessing.get_context", lambda _: _Inline())
+    seeds: list[int] = []
+    play_pair = arena.play_pair
+
+    def spy(task: arena.Task) -> arena.PairResult:
+        seeds.append(task[-1])
+        return play_pair(task)
+
+    monkeypatch.setattr("bench.arena.play_pair", spy)
+    report = arena.arena(
+        level_a="basic",
+        level_b="random",
+        deals=4,
+        budget=None,
+        worlds=None,
+        iterations=None,
+        jobs=1,
+        games=["czech"],
+        first_seed=7,
+    )
+    assert seeds == [7, 8]
+    assert report[0]["seeds"] == [7, 8]
+    assert report[0]["deals"] == 4

@@ -14,6 +14,7 @@ from engine import Action, Card, GameState, Kind, find_variant
 from engine.classic import ESUIT, TRUMP_SUIT
 from engine.players import (
     BasicPlayer,
+    Player,
     RandomPlayer,
     SearchPlayer,
     StrongLevel,
@@ -22,6 +23,7 @@ from engine.players import (
     playout,
 )
 from engine.players.basic import CHOICES, Table, classic_choice, czech_choice, four_card_choice
+from engine.players.flat import WARMUP, FlatSearch
 from engine.players.search import likelihood
 from engine.players.worlds import Knowledge
 from tests.helpers import GAME_CONFIGS, act, deck_of, table_cards
@@ -120,7 +122,13 @@ def test_no_peeking(variant: str, options: dict[str, object]) -> None:
         if twin is None:
             continue
         assert twin.view(seat) == state.view(seat)
-        players = (RandomPlayer(), BasicPlayer(), StrongPlayer(budget=None, max_worlds=6), SearchPlayer(None, 24))
+        players = (
+            RandomPlayer(),
+            BasicPlayer(),
+            StrongPlayer(budget=None, max_worlds=6),
+            SearchPlayer(None, 24),
+            FlatSearch(budget=None, worlds=10),
+        )
         for player in players:
             first = player.choose(state.view(seat), random.Random(3))
             second = player.choose(twin.view(seat), random.Random(3))
@@ -170,7 +178,7 @@ def test_search_stops_on_its_budget() -> None:
 
 def test_tree_search_stops_on_its_budget() -> None:
     """The strong level's tree search keeps a margin: a walk costs one tick, the budget is 10 ticks of which
-    the walks may use 9.5, with one walk's time in reserve, so it stops after eight walks."""
+    the walks may use 9, with one walk's time in reserve, so it stops after eight walks."""
     ticks = count()
     player = SearchPlayer(budget=10.0, clock=lambda: float(next(ticks)))
     state = find_variant("four_card").new_game(4)
@@ -182,11 +190,12 @@ def test_tree_search_stops_on_its_budget() -> None:
 
 
 def test_levels_are_found_by_name() -> None:
-    """``strong`` is the tree search (flat in four-card Kozel, where it measured stronger); ``strong1``, the
-    earlier flat search, stays selectable as the baseline."""
+    """``strong`` is the tree search (a flat search in the team games, where it measured stronger);
+    ``strong1``, the earlier flat search, stays selectable as the baseline."""
     strong = find_player("strong", budget=None, max_worlds=5)
     assert isinstance(strong, StrongLevel)
     assert strong.tree == SearchPlayer(budget=None, iterations=20)
+    assert strong.flat == FlatSearch(budget=None, worlds=5)
     assert find_player("strong1", budget=None, max_worlds=5) == StrongPlayer(budget=None, max_worlds=5)
 
 
@@ -349,27 +358,74 @@ def first_position_with(kind: Kind) -> tuple[GameState, int]:
     pytest.fail(f"no deal offered a {kind.value}")
 
 
+SEARCHES = [
+    pytest.param(SearchPlayer(budget=None, iterations=40), "engine.players.search.finish", id="tree"),
+    pytest.param(FlatSearch(budget=None, worlds=10), "engine.players.flat.finish", id="flat"),
+]
+
+
 @pytest.mark.parametrize("kind", [Kind.REDEAL, Kind.EXCHANGE])
-def test_c6_c7_announcements_are_decided_by_search(kind: Kind, monkeypatch: pytest.MonkeyPatch) -> None:
-    """C6/C7: the strong player redeals or goes out of trumps when the simulated deals say it pays, and not
-    when they say it costs, whatever the hand looks like to the heuristics."""
+@pytest.mark.parametrize(("player", "target"), SEARCHES)
+def test_c6_c7_announcements_are_decided_by_search(
+    kind: Kind, player: Player, target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """C6/C7: the strong player (both its searches) redeals or goes out of trumps when the simulated deals
+    say it pays, and not when they say it costs, whatever the hand looks like to the heuristics."""
     state, seat = first_position_with(kind)
     view = state.view(seat)
     announce = next(a for a in view.legal if a.kind is kind)
-    player = SearchPlayer(budget=None, iterations=40)
-    monkeypatch.setattr("engine.players.search.finish", rigged(kind, 100.0))
+    monkeypatch.setattr(target, rigged(kind, 100.0))
     assert player.choose(view, random.Random(1)) == announce
-    monkeypatch.setattr("engine.players.search.finish", rigged(kind, -100.0))
+    monkeypatch.setattr(target, rigged(kind, -100.0))
     assert player.choose(view, random.Random(1)) != announce
 
 
-def test_c6_a_real_search_weighs_the_redeal_legally() -> None:
+@pytest.mark.parametrize("player", [SearchPlayer(budget=None, iterations=30), FlatSearch(budget=None, worlds=6)])
+def test_c6_a_real_search_weighs_the_redeal_legally(player: Player) -> None:
     """C6: with the real playouts (a redeal in a sampled world deals from a fresh seed) the answer of a seat
     that may redeal is legal."""
     state, seat = first_position_with(Kind.REDEAL)
     view = state.view(seat)
-    choice = SearchPlayer(budget=None, iterations=30).choose(view, random.Random(2))
+    choice = player.choose(view, random.Random(2))
     assert choice is None or choice in view.legal
+
+
+def test_flat_search_stops_on_its_budget() -> None:
+    """The flat search keeps a margin: a round (one world, every candidate) costs one tick, the budget is 10
+    ticks of which the rounds may use 9: tick 0 at the start, tick k after round k, so nine rounds fit and
+    a tenth would end at 10."""
+    ticks = count()
+    player = FlatSearch(budget=10.0, racing=False, clock=lambda: float(next(ticks)))
+    state = find_variant("czech").new_game(4, {"players": 4})
+    seat = state.to_move
+    assert seat is not None
+    player.choose(state.view(seat), random.Random(1))
+    assert next(ticks) == 10
+
+
+def test_flat_search_races_candidates_that_are_clearly_behind_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Racing: when every world says the same candidate is best by a wide margin, the others leave the race
+    after the warm-up rounds and the search ends early with the leader; without racing it plays every
+    round for every candidate."""
+    state = find_variant("czech").new_game(4, {"players": 4})
+    seat = state.to_move
+    assert seat is not None
+    view = state.view(seat)
+    assert len(view.legal) > 2
+    best = view.legal[-1]
+
+    def finish(world: GameState, deal: int) -> list[float]:
+        played = world.history[-1] if len(world.history) > len(state.history) else None
+        noise = random.random()
+        return [(10.0 if played == best else 0.0) + noise for _ in range(world.num_players)]
+
+    monkeypatch.setattr("engine.players.flat.finish", finish)
+    calls: list[int] = []
+    monkeypatch.setattr("engine.players.flat.record", lambda level, playouts: calls.append(playouts))
+    assert FlatSearch(budget=None, worlds=30).choose(view, random.Random(1)) == best
+    assert calls[-1] == WARMUP * len(view.legal)
+    assert FlatSearch(budget=None, worlds=30, racing=False).choose(view, random.Random(1)) == best
+    assert calls[-1] == 30 * len(view.legal)
 
 
 @pytest.mark.parametrize(("variant", "options"), [("classic", {}), ("czech", {"players": 4})])

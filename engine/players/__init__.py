@@ -8,9 +8,10 @@ Four levels:
 
 * ``random`` — any legal action of the seat to move (for tests and as a baseline);
 * ``basic`` — hand-written heuristics per game (``engine.players.basic``);
-* ``strong`` — information-set Monte Carlo tree search with heuristic playouts (``engine.players.search``);
-  it also decides the redeal (C6) and going out of trumps (C7) by simulation.  In four-card Kozel, where the
-  tree search measured weaker than the flat one, it plays the flat search of ``strong1``;
+* ``strong`` — in Czech Kozel information-set Monte Carlo tree search with heuristic playouts
+  (``engine.players.search``); in the two team games, where the tree search measured weaker than the flat
+  one, a flat search like ``strong1``'s with worlds weighted by the others' play and racing candidates
+  (``engine.players.flat``).  Both decide the redeal (C6) and going out of trumps (C7) by simulation too;
 * ``strong1`` — the earlier strong player, kept as the baseline: determinized Monte Carlo search; it samples
   the hidden cards many times consistently with everything the seat has seen (``engine.players.worlds``),
   plays each candidate on to the end of the deal in every sample with the basic heuristics for all four
@@ -32,6 +33,7 @@ from typing import ClassVar, Protocol
 from engine.actions import Action
 from engine.core import GameState, View
 from engine.players.basic import CHOICES, Table
+from engine.players.flat import FlatSearch
 from engine.players.search import EXTRAS, SearchPlayer, candidates, finish, record
 from engine.players.worlds import Knowledge, SamplingError
 
@@ -135,19 +137,21 @@ class StrongPlayer:
         return options[best]
 
 
-# The tree search plays only where it measured stronger than the flat one (bench.arena at 0.15 s a decision,
-# 100 duplicate deals each: four-card 42 % ± 8.6 of deals won, classic 49 % ± 8.0, Czech 59 % ± 7.8).
+# The tree search plays only where it measured stronger than strong1's flat search (bench.arena at 0.15 s a
+# decision, 100 duplicate deals each: four-card 42 % ± 8.6 of deals won, classic 49 % ± 8.0, Czech 59 % ± 7.8).
+# Measured again over 200 deals (seeds 1-100, on a busier machine), the strong level against strong1: four-card
+# 49 % ± 6.6, classic 51 % ± 5.5, Czech 50 % ± 5.3 — none of them apart from even.
 FLAT_GAMES = ("four_card", "classic")
 
 
 @dataclass(frozen=True)
 class StrongLevel:
-    """The ``strong`` level: the tree search, except in the games of ``FLAT_GAMES`` where the flat search
+    """The ``strong`` level: the tree search, except in the games of ``FLAT_GAMES`` where a flat search
     measured stronger."""
 
     name: ClassVar[str] = "strong"
     tree: SearchPlayer = field(default_factory=SearchPlayer)
-    flat: StrongPlayer = field(default_factory=lambda: StrongPlayer(label="strong"))
+    flat: FlatSearch = field(default_factory=FlatSearch)
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
         player: Player = self.flat if view.variant in FLAT_GAMES else self.tree
@@ -167,8 +171,9 @@ def find_player(
     level: str, budget: float | None = DEFAULT_BUDGET, max_worlds: int | None = None, iterations: int | None = None
 ) -> Player:
     """The computer player of a level; raises ``ValueError`` for an unknown level.  Without a budget, the
-    search stops after ``max_worlds`` sampled worlds (``strong1``) or ``iterations`` tree walks (``strong``,
-    by default ``PLAYOUTS_PER_WORLD`` per world)."""
+    search stops after ``max_worlds`` sampled worlds (``strong1``, and the flat search of ``strong``: the
+    playouts of that many worlds for every candidate) or ``iterations`` tree walks (``strong``, by default
+    ``PLAYOUTS_PER_WORLD`` per world)."""
     if level == "strong":
         walks = iterations if iterations is not None or max_worlds is None else max_worlds * PLAYOUTS_PER_WORLD
         worlds = (
@@ -176,7 +181,7 @@ def find_player(
         )
         return StrongLevel(
             SearchPlayer(budget=budget, iterations=walks),
-            StrongPlayer(budget=budget, max_worlds=worlds, label="strong"),
+            FlatSearch(budget=budget, worlds=worlds),
         )
     if level == "strong1":
         return StrongPlayer(budget=budget, max_worlds=max_worlds)

@@ -149,25 +149,23 @@ def classic_choice(t: Table, search: bool = False) -> Action | None:
     six = next((a for a in plays if a.cards[0] == classic.SIX_OF_CLUBS), None)
     if six is not None and queen_by is not None and queen_by % 2 != t.seat % 2:
         return six  # C12: catch the queen
-    trick = _as_actions(t.trick)
-    winner = classic.trick_winner(trick)
+    led = classic.ESUIT[t.trick[0].cards[0]]
+    power = classic.POWER
+    counted = (led, classic.TRUMP_SUIT)
+    best = max((p for p in t.trick if classic.ESUIT[p.cards[0]] in counted), key=lambda p: power[p.cards[0]])
+    winner, top = best.seat, best.cards[0]  # C11: the trick's winner so far
     last = len(t.trick) == 3
     if winner % 2 == t.seat % 2:
-        top = next(p.cards[0] for p in trick if p.seat == winner)
         safe = last or classic.POWER[top] >= classic.POWER[classic.JACK_OF_CLUBS] or top.rank is Rank.ACE
         if safe:  # the trick is ours: add points, not high trumps
             return max(plays, key=lambda a: classic.POINTS[a.cards[0]] - (20 if classic.is_trump(a.cards[0]) else 0))
         return min(plays, key=lambda a: _cl_keep(a.cards[0]))
-    winning = [a for a in plays if classic.trick_winner([*trick, a]) == t.seat]
+    winning = [a for a in plays if classic.ESUIT[a.cards[0]] in counted and power[a.cards[0]] > power[top]]
     if winning:
         if last:
             return max(winning, key=lambda a: classic.POINTS[a.cards[0]] * 10 - classic.POWER[a.cards[0]])
         return min(winning, key=lambda a: classic.POWER[a.cards[0]])
     return min(plays, key=lambda a: (classic.POINTS[a.cards[0]], classic.POWER[a.cards[0]]))
-
-
-def _as_actions(trick: Sequence[Play]) -> list[Action]:
-    return [Action(p.seat, p.kind, p.cards) for p in trick]
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ WIDENING = 10  # a node below the root considers 1 + sqrt(visits / WIDENING) of 
 WEIGHTED = ("classic", "czech")  # games whose worlds are weighted by the likelihood of the others' play
 MISS = 0.7  # the weight a world loses for each play of another seat the heuristics would not have made
 POOL = 40  # worlds sampled and weighted once per decision (within a quarter of the budget), drawn by weight
-SAFETY = 0.95  # the share of the budget the walks may use: the rest absorbs a slow walk or a busy machine
+SAFETY = 0.9  # the share of the budget the walks may use: the rest absorbs a slow walk or a busy machine
 STATS: dict[str, list[int]] = {}  # level -> [decisions searched, playouts], per process, for the arena
 
 
