@@ -13,10 +13,14 @@ Values are inserted as they are given: the caller escapes names for HTML.
 
 from __future__ import annotations
 
+import io
+import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from gettext import c2py
 from importlib import resources
+from typing import IO
 
 from babel.messages.pofile import read_po
 
@@ -38,8 +42,12 @@ class Plurals:
     forms: Mapping[str, tuple[str, ...]]
 
 
-def read_catalogue(folder: str, handle: object) -> tuple[dict[str, str], Plurals]:
-    catalog = read_po(handle, locale=folder, domain=DOMAIN, abort_invalid=True)  # type: ignore[arg-type]
+def read_catalogue(folder: str, handle: IO[bytes]) -> tuple[dict[str, str], Plurals]:
+    raw = handle.read()
+    ids = Counter(re.findall(rb'^msgid "(.+)"$', raw, flags=re.MULTILINE))
+    if twice := sorted(i.decode() for i, n in ids.items() if n > 1):
+        raise CatalogueError(f"{folder}: message ids given twice (only one would ever be shown): {twice}")
+    catalog = read_po(io.BytesIO(raw), locale=folder, domain=DOMAIN, abort_invalid=True)
     messages: dict[str, str] = {}
     forms: dict[str, tuple[str, ...]] = {}
     for message in catalog:

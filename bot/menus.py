@@ -64,7 +64,7 @@ def render_lobby(
             lines.append(f"  {index + 1}. {escape(holder.name or '?')}")
     capacity = shown.capacity
     full = len(seats) >= capacity
-    lines += ["", t(lang, "lobby.full" if full else "lobby.how")]
+    lines += ["", t(lang, "lobby.all_seated" if full else "lobby.how")]
     if not full:
         join_url = f"https://t.me/{bot_username}?start=j{game_id}"  # bot.lobby.join_link
         rows.insert(0, [InlineKeyboardButton(t(lang, "lobby.join"), url=join_url)])

@@ -318,6 +318,6 @@ VARIANT = register(
         players=(4,),
         deck=DECK_36,
         card_points=tuple(POINTS),
-        aliases=("классика", "klassik", "классический"),
+        aliases=("классика", "klassik", "классический", "klasický", "klasicky"),
     )
 )

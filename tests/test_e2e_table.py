@@ -150,5 +150,5 @@ async def test_no_internal_words_reach_players(world: World) -> None:
     assert "уже идёт игра" in refused and "X2" not in refused and "правило" not in refused, refused
     await admin.say(GROUP, "/newgame шахматы")
     unknown = world.group_messages()[-1].text
-    assert "Козёл на 4 карты (/newgame 4)" in unknown and "Чешский козёл (/newgame czech)" in unknown, unknown
+    assert "Козёл на 4 карты (/newgame 4)" in unknown and "Чешский козёл (/newgame чешский)" in unknown, unknown
     assert "four_card" not in unknown, unknown

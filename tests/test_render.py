@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import random
 import re
 import string
@@ -12,7 +13,19 @@ import pytest
 from telegram import InlineKeyboardMarkup
 
 from bot import callbacks
-from bot.i18n import CATALOGUES, EN, LANGUAGES, PLURALS, CatalogueError, load_catalogues, pick_language, t, tn
+from bot.handlers.commands import games_list, typed_name
+from bot.i18n import (
+    CATALOGUES,
+    EN,
+    LANGUAGES,
+    PLURALS,
+    CatalogueError,
+    load_catalogues,
+    pick_language,
+    read_catalogue,
+    t,
+    tn,
+)
 from bot.menus import (
     TIMER_CHOICES,
     LobbySeat,
@@ -24,6 +37,7 @@ from bot.menus import (
     render_settings,
     render_stats,
 )
+from bot.present import GAMES
 from bot.render import (
     Seating,
     render_deal_result,
@@ -32,7 +46,7 @@ from bot.render import (
     render_table,
     sort_hand,
 )
-from engine import Action, Card, GameState, Kind, find_variant
+from engine import Action, Card, GameState, Kind, find_variant, variant_named
 from engine.simulate import play_random
 from storage import ChatSettings
 from tests.helpers import GAME_CONFIGS, act
@@ -64,6 +78,15 @@ def test_russian_english_and_czech_catalogues_are_gettext_files(tmp_path: Path) 
     (tmp_path / "bot" / "locales" / "en" / "LC_MESSAGES").mkdir(parents=True)
     with mock.patch("bot.i18n.resources.files", return_value=tmp_path / "bot"), pytest.raises(CatalogueError):
         load_catalogues()
+
+
+def test_a_message_id_given_twice_in_a_catalogue_is_refused() -> None:
+    """Only one of two entries with the same id would ever be shown: the other text would be silently lost."""
+    twice = b'msgid "lobby.full"\nmsgstr "A"\n\nmsgid "lobby.join"\nmsgstr "B"\n\nmsgid "lobby.full"\nmsgstr "C"\n'
+    with pytest.raises(CatalogueError, match=r"lobby\.full"):
+        read_catalogue("en", io.BytesIO(twice))
+    messages, _ = read_catalogue("en", io.BytesIO(twice.rsplit(b"\n\n", 1)[0] + b"\n"))
+    assert messages == {"lobby.full": "A", "lobby.join": "B"}
 
 
 def test_language_choice() -> None:
@@ -177,6 +200,38 @@ def test_classic_special_buttons_and_the_private_exchange() -> None:
     assert "Ann went out of trumps" in public and "9♦" not in public
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_C9_a_first_deal_where_nobody_may_lead_a_trump_says_so_in_a_word(lang: str) -> None:
+    """C9: in the first deal nobody leads a trump; later only the team that led first. The table says
+    "nobody" rather than listing all four names, and names the two of a team."""
+    state = find_variant("classic").new_game(3)
+    table = render_table(state.view(None), NAMES, lang)
+    everybody = ", ".join(NAMES.name(s) for s in range(4))
+    assert t(lang, "table.ban_all") in table and t(lang, "table.ban", names=everybody) not in table
+    while state.deal_no == 0:
+        mover = state.to_move
+        assert mover is not None
+        state.apply(next(a for a in state.legal_actions(mover) if a.kind is Kind.PLAY))
+    banned = state.view(None).trump_lead_banned
+    assert len(banned) == 2
+    table = render_table(state.view(None), NAMES, lang)
+    names = ", ".join(NAMES.name(s) for s in banned)
+    assert t(lang, "table.ban", names=names) in table and t(lang, "table.ban_all") not in table
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_F4_the_stock_count_goes_from_the_table_once_the_stock_is_used_up(lang: str) -> None:
+    state = find_variant("four_card").new_game(5)
+    stock_line = t(lang, "table.stock", count=state.view(None).stock_size)
+    assert stock_line in render_table(state.view(None), NAMES, lang)
+    rng = random.Random(5)
+    while state.view(None).stock_size and not state.is_over:
+        state.apply(rng.choice(state.all_legal_actions()))
+    if state.is_over:
+        pytest.fail("the series ended before the stock ran out")
+    assert t(lang, "table.stock", count=0) not in render_table(state.view(None), NAMES, lang)
+
+
 def test_czech_german_cards_and_the_double() -> None:
     state = find_variant("czech").new_game(
         1,
@@ -223,7 +278,7 @@ def test_a_full_lobby_offers_no_join_button(lang: str) -> None:
     assert not [b.url for row in markup.inline_keyboard for b in row if b.url]
     data = keyboard_data(markup)
     assert "L42:start" in data and not any("seat" in d or d.endswith(":bot") for d in data)
-    assert t(lang, "lobby.full") in text and t(lang, "lobby.how") not in text
+    assert t(lang, "lobby.all_seated") in text and t(lang, "lobby.how") not in text
     text, markup = render_lobby(42, "four_card", {}, seats[:3], bot_username="kozel_bot", lang=lang)
     assert [b.url for row in markup.inline_keyboard for b in row if b.url] == ["https://t.me/kozel_bot?start=j42"]
 
@@ -291,12 +346,12 @@ def test_every_plural_entry_has_its_languages_forms_and_the_same_placeholders(la
 
 
 def test_numbers_take_the_right_plural_form_in_russian_and_czech() -> None:
-    assert tn("ru", "deal.defeat", 4, team="X") == "X получает 4 очка поражения."
-    assert tn("ru", "deal.defeat", 21, team="X") == "X получает 21 очко поражения."
-    assert tn("ru", "deal.defeat", 6, team="X") == "X получает 6 очков поражения."
+    assert tn("ru", "deal.defeat", 4, team="X") == "X получает 4 штрафных очка."
+    assert tn("ru", "deal.defeat", 21, team="X") == "X получает 21 штрафное очко."
+    assert tn("ru", "deal.defeat", 6, team="X") == "X получает 6 штрафных очков."
     assert tn("cs", "deal.defeat", 6, team="X") == "X dostává 6 trestných bodů."
     assert tn("cs", "deal.defeat", 2, team="X") == "X dostává 2 trestné body."
-    assert tn("en", "deal.defeat", 1, team="X") == "X gets 1 defeat point."
+    assert tn("en", "deal.defeat", 1, team="X") == "X gets 1 penalty point."
     assert "15 minut," in tn("cs", "lobby.expired", 15) and "15 минут," in tn("ru", "lobby.expired", 15)
 
 
@@ -313,3 +368,15 @@ def test_no_message_needs_a_players_gender() -> None:
             for text in forms:
                 assert not gendered.search(text), (lang, key, text)
     assert "„" in t("cs", "timer.reminder", chat="X", seconds=1) and "«" not in "".join(CATALOGUES["cs"].values())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_what_players_are_told_to_type_after_newgame_opens_that_game(lang: str) -> None:
+    """Each language names the games in its own words ("/newgame классика", "/newgame klasický"), and what
+    it tells players to type must open the game it names."""
+    for name in GAMES:
+        variant = variant_named(typed_name(name, lang))
+        assert variant is not None and variant.name == name, (lang, name)
+        assert f"/newgame {typed_name(name, lang)}" in games_list(lang, "/newgame")
+    if lang != "en":
+        assert "classic" not in games_list(lang, "/newgame")

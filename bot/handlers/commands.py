@@ -56,12 +56,14 @@ def variant_from(args: list[str] | None, default: str) -> str | None:
     return variant.name if variant is not None else None
 
 
-TYPED = {"four_card": "4", "classic": "classic", "czech": "czech"}  # what to type after /newgame, per game
+def typed_name(variant: str, lang: str) -> str:
+    """What to type after /newgame for the game, in the chat's language (one of the game's names)."""
+    return t(lang, f"newgame.arg.{variant}")
 
 
 def games_list(lang: str, command: str) -> str:
     """The games by their names, each with what to type (never the internal names alone)."""
-    return ", ".join(f"{game_title(v, lang)} ({command} {TYPED[v]})" for v in GAMES)
+    return ", ".join(f"{game_title(v, lang)} ({command} {typed_name(v, lang)})" for v in GAMES)
 
 async def newgame(update: Update, context: Context) -> None:
     """/newgame [game]: open a lobby in this group."""

@@ -25,7 +25,9 @@ class ClassicPresenter(TeamPresenter):
 
     def status_lines(self, view: View, seating: Seating, lang: str) -> list[str]:
         lines = [t(lang, "table.classic_trumps")]
-        if view.trump_lead_banned:
+        if len(view.trump_lead_banned) == view.num_players:
+            lines.append(t(lang, "table.ban_all"))
+        elif view.trump_lead_banned:
             banned = ", ".join(seating.name(s) for s in view.trump_lead_banned)
             lines.append(t(lang, "table.ban", names=banned))
         if view.eggs_pending:

@@ -29,7 +29,8 @@ class FourCardPresenter(TeamPresenter):
             else:
                 holder = seating.name(view.trump_card_holder)
                 lines.append(t(lang, "table.trump_taken", suit=view.trump.symbol, card=card, name=holder))
-            lines.append(t(lang, "table.stock", count=view.stock_size))
+            if view.stock_size:  # an empty stock is not news: the line goes
+                lines.append(t(lang, "table.stock", count=view.stock_size))
         if view.eggs_pending:
             lines.append(tn(lang, "table.eggs_four", view.eggs_pending))
         return lines
