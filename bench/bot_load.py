@@ -22,16 +22,15 @@ import argparse
 import asyncio
 import json
 import random
-import statistics
 import tempfile
 import time
 import tracemalloc
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from playground.botapi import EXEMPT, Limits
 from playground.botapi import BotApiServer as FakeTelegram
-from playground.botapi import Limits
 from tests.e2e import BotRunner, Person, play_turn
 
 VARIANTS = ["/newgame 4", "/newgame classic", "/newgame czech"]
@@ -72,7 +71,14 @@ async def open_game(
 
 
 async def run(
-    games: int, seconds: float, limits: bool, computers: int = 0, workers: int = 1, *, fail_rate: float = 0.0
+    games: int,
+    seconds: float,
+    limits: bool,
+    computers: int = 0,
+    workers: int = 1,
+    *,
+    fail_rate: float = 0.0,
+    pace: float = 0.0,
 ) -> dict[str, Any]:
     server = FakeTelegram(limits=Limits() if limits else None)
     server.fail_rate = fail_rate
@@ -96,8 +102,15 @@ async def run(
         tracemalloc.stop()
 
         first_call = len(server.calls)
+        first_limited = len(server.limited)
         presses: list[tuple[int, float]] = []
+        watch = Watch(opened)
+        server.listeners.append(watch.heard)
+        for _, people in opened:
+            for person in people:
+                cast(LoadPerson, person).watch = watch
         rng = random.Random(1)
+        cpu = time.process_time()
         deadline = time.monotonic() + seconds
         played = 0
 
@@ -106,10 +119,13 @@ async def run(
             while time.monotonic() < deadline:
                 movers = [p for p in people if p.my_turn()]
                 if not movers:
-                    await asyncio.sleep(0.05)
-                    if not computers and not any(p.my_turn() for p in people):
-                        return
+                    await asyncio.sleep(0.05)  # his hand is on its way (or the series is over)
                     continue
+                if pace:  # a person thinks before his card: one every ``pace`` seconds per table, on average
+                    await asyncio.sleep(rng.uniform(0.25 * pace, 1.75 * pace))
+                    movers = [p for p in people if p.my_turn()]
+                    if not movers:
+                        continue
                 started = time.time()
                 if await play_turn(rng.choice(movers), rng):
                     presses.append((chat_id, started))
@@ -119,7 +135,9 @@ async def run(
         await asyncio.gather(*(play(chat_id, people) for chat_id, people in opened))
         elapsed = time.monotonic() - started
         await runner.publisher.flush()
+        cpu = time.process_time() - cpu
         by_method = Counter(c.method for c in server.calls[first_call:] if c.method != "getUpdates")
+        limited = Counter(m for m in by_method.elements() if m not in EXEMPT)
         calls = sum(by_method.values())
 
         edits: dict[int, list[float]] = {}
@@ -143,20 +161,69 @@ async def run(
         "seconds": round(elapsed, 1),
         "cards_played": played,
         "card_plays_per_second": round(played / elapsed, 1),
-        "press_to_table_edit_ms_p50": round(1000 * statistics.median(latencies), 1) if latencies else None,
-        "press_to_table_edit_ms_p99": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1)
-        if latencies
+        "own_hand_ms_p50": pct(watch.own, 0.5),
+        "own_hand_ms_p99": pct(watch.own, 0.99),
+        "turn_hand_ms_p50": pct(watch.turn, 0.5),
+        "turn_hand_ms_p99": pct(watch.turn, 0.99),
+        "table_staleness_ms_p50": pct(latencies, 0.5),
+        "table_staleness_ms_p99": pct(latencies, 0.99),
+        "own_hand_p99_worst_table_ms": max((pct(v, 0.99) or 0.0) for v in watch.own_by_table.values())
+        if watch.own_by_table
         else None,
+        "rate_limited_calls_per_card": round(sum(limited.values()) / played, 2) if played else None,
+        "cpu_ms_per_card": round(1000 * cpu / played, 2) if played else None,
         "bot_api_calls_per_card": round(calls / played, 2) if played else None,
         "bot_api_calls_per_card_by_method": {m: round(n / played, 3) for m, n in sorted(by_method.items())}
         if played
         else None,
         "memory_per_active_game_kib": round((bot_bytes - before) / games / 1024, 1),
         "spec_violations": len(server.violations),
-        "flood_429": len(server.limited),
+        "flood_429": len(server.limited) - first_limited,
         "failed_on_purpose": len(server.failed),
         "retries": retries,
     }
+
+
+def pct(values: list[float], q: float) -> float | None:
+    """The ``q`` quantile of seconds, in ms."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(1000 * ordered[int(q * (len(ordered) - 1))], 1)
+
+
+class Watch:
+    """Hears what the server shows and times it against the people's taps: a tap → the first change of the
+    presser's own chat after it; a tap that passed the turn → the first "your turn" in the next player's hand."""
+
+    def __init__(self, opened: list[tuple[int, list[Person]]]) -> None:
+        self.table_of = {p.user_id: chat_id for chat_id, people in opened for p in people}
+        self.taps: dict[int, list[float]] = {}  # user -> taps not yet seen answered
+        self.last_tap: dict[int, float] = {}  # table -> the latest tap at it
+        self.turn_shown: dict[int, bool] = {}  # user -> whether his hand last said it was his turn
+        self.own: list[float] = []
+        self.own_by_table: dict[int, list[float]] = {}
+        self.turn: list[float] = []
+
+    def tapped(self, user_id: int) -> None:
+        now = time.time()
+        self.taps.setdefault(user_id, []).append(now)
+        self.last_tap[self.table_of[user_id]] = now
+
+    def heard(self, kind: str, subject: Any) -> None:
+        if kind not in ("new", "edit") or subject.chat_id not in self.table_of:
+            return
+        now = time.time()
+        user = subject.chat_id
+        for tap in self.taps.pop(user, []):
+            self.own.append(now - tap)
+            self.own_by_table.setdefault(self.table_of[user], []).append(now - tap)
+        turn = "👉" in subject.text
+        if turn and not self.turn_shown.get(user):
+            tap = self.last_tap.get(self.table_of[user])
+            if tap is not None and user not in self.taps:
+                self.turn.append(now - tap)
+        self.turn_shown[user] = turn
 
 
 class LoadPerson(Person):
@@ -164,9 +231,13 @@ class LoadPerson(Person):
 
     chats: tuple[int, ...] = ()
 
+    watch: Watch | None = None
+
     async def press(self, message: Any, data: str) -> dict[str, Any]:
+        if self.watch is not None:
+            self.watch.tapped(self.user_id)
         answer = await self.server.answer_of(await self.server.press(self.user_id, message, data), timeout=120)
-        await self.runner.publisher.flush(self.chats)
+        await self.runner.publisher.flush((self.user_id,))  # he looks at his own hand
         return answer
 
 
@@ -178,8 +249,11 @@ def main() -> None:
     parser.add_argument("--computers", type=int, default=0, choices=range(4))
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--fail-rate", type=float, default=0.0)
+    parser.add_argument("--pace", type=float, default=0.0, help="seconds between cards per table (0: at once)")
     args = parser.parse_args()
-    result = run(args.games, args.seconds, args.limits, args.computers, args.workers, fail_rate=args.fail_rate)
+    result = run(
+        args.games, args.seconds, args.limits, args.computers, args.workers, fail_rate=args.fail_rate, pace=args.pace
+    )
     print(json.dumps(asyncio.run(result)))
 
 
