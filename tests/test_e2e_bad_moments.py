@@ -29,9 +29,11 @@ def newest_renders(publisher: Publisher) -> dict[tuple[int, int], tuple[str, lis
             wanted[(chat_id, message_id)] = shape(text, markup)
         return message_id
 
-    def editing(chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    def editing(
+        chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None, **kw: Any
+    ) -> None:
         wanted[(chat_id, message_id)] = shape(text, markup)
-        edit(chat_id, message_id, text, markup)
+        edit(chat_id, message_id, text, markup, **kw)
 
     async def deleting(chat_id: int, message_id: int) -> bool:
         wanted.pop((chat_id, message_id), None)
