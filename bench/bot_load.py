@@ -20,12 +20,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import multiprocessing
+import os
 import random
 import tempfile
 import time
 import tracemalloc
 from collections import Counter
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, cast
 
@@ -184,6 +189,181 @@ async def run(
     }
 
 
+@dataclass
+class Address:
+    """Where the bot in this process finds the fake server of the other process."""
+
+    token: str
+    base_url: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    games: int
+    seconds: float
+    pace: float
+    limits: bool
+    fail_rate: float
+
+
+def people_side(conn: Connection, plan: Plan) -> None:
+    """The other process: the fake server and the simulated people (see ``run_split``)."""
+    asyncio.run(play_people(conn, plan))
+
+
+async def play_people(conn: Connection, plan: Plan) -> None:
+    games, seconds, pace, limits, fail_rate = plan.games, plan.seconds, plan.pace, plan.limits, plan.fail_rate
+    server = FakeTelegram(limits=Limits() if limits else None)
+    server.fail_rate = fail_rate
+    await server.start()
+    loop = asyncio.get_running_loop()
+
+    async def receive() -> Any:  # the server answers the bot meanwhile
+        return await loop.run_in_executor(None, conn.recv)
+
+    conn.send(Address(server.token, server.base_url))
+    assert await receive() == "bot up"
+    runner = cast(BotRunner, None)  # the bot is in the other process: a person watches his own chat instead
+    opened = [await open_game(server, runner, i) for i in range(games)]
+    await server.settled(timeout=300)
+    conn.send("opened")
+    assert await receive() == "play"
+    first_call, first_limited = len(server.calls), len(server.limited)
+    watch = Watch(opened)
+    watch.waits = True
+    server.listeners.append(watch.heard)
+    for _, people in opened:
+        for person in people:
+            cast(LoadPerson, person).watch = watch
+    rng = random.Random(1)
+    deadline = time.monotonic() + seconds
+    presses: list[tuple[int, float]] = []
+    played = 0
+
+    async def play(chat_id: int, people: list[Person]) -> None:
+        nonlocal played
+        while time.monotonic() < deadline:
+            await asyncio.sleep(rng.uniform(0.25 * pace, 1.75 * pace))  # a card every ``pace`` s, on average
+            movers = [p for p in people if p.my_turn()]
+            if not movers:
+                continue
+            started = time.time()
+            if await play_turn(rng.choice(movers), rng):
+                presses.append((chat_id, started))
+                played += 1
+
+    started = time.monotonic()
+    await asyncio.gather(*(play(chat_id, people) for chat_id, people in opened))
+    elapsed = time.monotonic() - started
+    conn.send("played")
+    assert await receive() == "flushed"
+    calls = server.calls[first_call:]
+    by_method = Counter(c.method for c in calls if c.method != "getUpdates")
+    limited = Counter(m for m in by_method.elements() if m not in EXEMPT)
+    table_edits: dict[int, list[float]] = {}
+    for call in calls:
+        if call.method == "editMessageText" and str(call.params.get("chat_id", "")).startswith("-"):
+            table_edits.setdefault(int(call.params["chat_id"]), []).append(call.at)
+    staleness = [
+        min(later) - at for chat_id, at in presses if (later := [e for e in table_edits.get(chat_id, []) if e >= at])
+    ]
+    worst = [pct(v, 0.99) for v in watch.own_by_table.values()]
+    conn.send(
+        {
+            "games": games,
+            "pace_s": pace,
+            "seconds": round(elapsed, 1),
+            "cards_played": played,
+            "card_plays_per_second": round(played / elapsed, 1),
+            "own_hand_ms_p50": pct(watch.own, 0.5),
+            "own_hand_ms_p99": pct(watch.own, 0.99),
+            "own_hand_p99_ms_best_and_worst_table": [
+                min(w for w in worst if w is not None),
+                max(w for w in worst if w is not None),
+            ]
+            if any(w is not None for w in worst)
+            else None,
+            "turn_hand_ms_p50": pct(watch.turn, 0.5),
+            "turn_hand_ms_p99": pct(watch.turn, 0.99),
+            "table_staleness_ms_p50": pct(staleness, 0.5),
+            "table_staleness_ms_p99": pct(staleness, 0.99),
+            "tables_never_edited": sum(1 for chat_id, _ in opened if chat_id not in table_edits),
+            "flood_429": len(server.limited) - first_limited,
+            "flood_429_first": server.limited[first_limited : first_limited + 3],
+            "rate_limited_calls_per_card": round(sum(limited.values()) / played, 2) if played else None,
+            "calls_per_card_by_method": {m: round(n / played, 3) for m, n in sorted(by_method.items())}
+            if played
+            else None,
+            "spec_violations": len(server.violations),
+            "failed_on_purpose": len(server.failed),
+        }
+    )
+    assert await receive() == "bot down"
+    await server.stop()
+
+
+async def run_split(
+    games: int, seconds: float, limits: bool, *, fail_rate: float = 0.0, pace: float = 4.0
+) -> dict[str, Any]:
+    """The bot alone in this process (its CPU and memory measured), the fake server and the people in
+    another."""
+    ctx = multiprocessing.get_context("spawn")
+    mine, theirs = ctx.Pipe()
+    side = ctx.Process(target=people_side, args=(theirs, Plan(games, seconds, pace, limits, fail_rate)), daemon=True)
+    side.start()
+    loop = asyncio.get_running_loop()
+
+    async def receive() -> Any:
+        return await loop.run_in_executor(None, mine.recv)
+
+    address: Address = await receive()
+    with tempfile.TemporaryDirectory() as tmp:
+        settings: dict[str, Any] = {"concurrent_updates": 256, "computer_workers": 0}
+        if limits:
+            settings.update(rate_overall_per_second=30, rate_group_per_minute=20)
+        else:
+            settings.update(group_messages_per_minute=0)
+        runner = BotRunner(cast(FakeTelegram, address), Path(tmp) / "load.db", **settings)
+        await runner.start()
+        tracemalloc.start()
+        before, _ = tracemalloc.get_traced_memory()
+        mine.send("bot up")
+        assert await receive() == "opened"
+        await runner.publisher.flush()
+        snapshot = tracemalloc.take_snapshot().filter_traces(
+            [tracemalloc.Filter(True, f"*/{pkg}/*") for pkg in ("engine", "storage", "bot")]
+        )
+        bot_bytes = sum(stat.size for stat in snapshot.statistics("filename"))
+        tracemalloc.stop()
+        rss_before = rss_mib()
+        cpu = time.process_time()
+        mine.send("play")
+        assert await receive() == "played"
+        await runner.publisher.flush()
+        cpu = time.process_time() - cpu
+        rss_after = rss_mib()
+        mine.send("flushed")
+        result: dict[str, Any] = await receive()
+        retries = dict(runner.publisher.retries)
+        await runner.stop()
+    mine.send("bot down")
+    side.join(30)
+    played = result["cards_played"]
+    result.update(
+        bot_cpu_ms_per_card=round(1000 * cpu / played, 2) if played else None,
+        bot_cpu_share=round(cpu / result["seconds"], 2),
+        bot_memory_per_game_kib=round((bot_bytes - before) / games / 1024, 1),
+        bot_rss_mib_before_and_after_play=[rss_before, rss_after],
+        retries=retries,
+    )
+    return result
+
+
+def rss_mib() -> float:
+    with open(f"/proc/{os.getpid()}/statm") as statm:
+        return round(int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
+
+
 def pct(values: list[float], q: float) -> float | None:
     """The ``q`` quantile of seconds, in ms."""
     if not values:
@@ -204,40 +384,52 @@ class Watch:
         self.own: list[float] = []
         self.own_by_table: dict[int, list[float]] = {}
         self.turn: list[float] = []
+        self.waits = False
+        self.changed: dict[int, asyncio.Event] = {}
 
-    def tapped(self, user_id: int) -> None:
+    def tapped(self, user_id: int) -> asyncio.Event | None:
+        """Note a tap; with ``waits``, the event set when his chat next changes."""
         now = time.time()
         self.taps.setdefault(user_id, []).append(now)
         self.last_tap[self.table_of[user_id]] = now
+        if not self.waits:
+            return None
+        changed = self.changed[user_id] = asyncio.Event()
+        return changed
 
     def heard(self, kind: str, subject: Any) -> None:
         if kind not in ("new", "edit") or subject.chat_id not in self.table_of:
             return
         now = time.time()
         user = subject.chat_id
+        if (changed := self.changed.pop(user, None)) is not None:
+            changed.set()
         for tap in self.taps.pop(user, []):
             self.own.append(now - tap)
             self.own_by_table.setdefault(self.table_of[user], []).append(now - tap)
         turn = "👉" in subject.text
         if turn and not self.turn_shown.get(user):
-            tap = self.last_tap.get(self.table_of[user])
-            if tap is not None and user not in self.taps:
-                self.turn.append(now - tap)
+            last = self.last_tap.get(self.table_of[user])
+            if last is not None and user not in self.taps:
+                self.turn.append(now - last)
         self.turn_shown[user] = turn
 
 
 class LoadPerson(Person):
-    """Waits for the answer and for his own table's messages only, not for the other games'."""
+    """Waits for the answer and for his own hand to change, not for the other games' messages."""
 
     chats: tuple[int, ...] = ()
 
     watch: Watch | None = None
 
     async def press(self, message: Any, data: str) -> dict[str, Any]:
-        if self.watch is not None:
-            self.watch.tapped(self.user_id)
+        changed = self.watch.tapped(self.user_id) if self.watch is not None else None
         answer = await self.server.answer_of(await self.server.press(self.user_id, message, data), timeout=120)
-        await self.runner.publisher.flush((self.user_id,))  # he looks at his own hand
+        if changed is not None:  # the bot is in another process: he looks at his hand until it changes
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), 60)
+        else:
+            await self.runner.publisher.flush((self.user_id,))
         return answer
 
 
@@ -250,7 +442,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--fail-rate", type=float, default=0.0)
     parser.add_argument("--pace", type=float, default=0.0, help="seconds between cards per table (0: at once)")
+    parser.add_argument(
+        "--split", action="store_true", help="the server and the people in another process (needs --pace)"
+    )
     args = parser.parse_args()
+    if args.split:
+        print(
+            json.dumps(
+                asyncio.run(run_split(args.games, args.seconds, args.limits, fail_rate=args.fail_rate, pace=args.pace))
+            )
+        )
+        return
     result = run(
         args.games, args.seconds, args.limits, args.computers, args.workers, fail_rate=args.fail_rate, pace=args.pace
     )
