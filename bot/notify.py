@@ -324,7 +324,7 @@ class Notifier:
         if user is None or (live.game_id, seat) in self._pinged:
             return
         text = t(live.lang_of(seat), "turn.ping", chat=escape(live.seating.chat_title))
-        message_id = await self.publisher.send(user, text, notify=True, kind=Kind.TURN_HAND)
+        message_id = await self.publisher.send(user, text, notify=True)
         if message_id is not None:
             self._pinged[(live.game_id, seat)] = (user, message_id)
         await self.drop_pings(live)  # the turn may have passed while it was on its way
@@ -335,7 +335,7 @@ class Notifier:
         for key in [k for k in self._pinged if k[0] == live.game_id]:
             if over or live.state.to_move != key[1]:
                 chat_id, message_id = self._pinged.pop(key)
-                await self.publisher.delete(chat_id, message_id)
+                self.publisher.delete_later(chat_id, message_id)  # cleanup: no hand waits behind it
 
     def close_all(self) -> None:
         """Cancel pending turn notifications (on shutdown)."""

@@ -9,10 +9,10 @@ Telegram and never wait here: they come first.
 The calls waiting are served earliest due first; a call is due ``grace[kind]`` seconds after it began
 to wait, so a presser's own hand (no grace) goes before the hand of the player whose turn came, which goes
 before other messages, then the hands of players nobody waits for, then the group's table (the most
-grace): the table lags, the hands that matter do not.  Past capacity everything waits longer, but the table
-edits still get their share once their grace is spent, and since they are coalesced per message (the
-publisher sends only the newest render of a message when its turn comes) they are shed first: one edit then
-shows many cards.
+grace): the table lags, the hands that matter do not.  The graces are long, so that this is nearly a strict
+priority: past capacity the table edits are shed first (they are coalesced per message: the publisher sends
+only the newest render of a message when its turn comes, so one edit then shows many cards), and still no
+table starves: an edit that has waited out its grace goes before any newer hand.
 
 Budgets are token buckets (a rate and a burst); a group has a sliding window too, so that no window of
 ``group_period`` seconds holds more than ``group_limit`` calls whatever the burst, and a private chat a
@@ -45,12 +45,12 @@ class Kind(IntEnum):
 
 
 SWEEP = 4096  # grants between two sweeps of idle chats
-GRACE: Mapping[Kind, float] = {
+GRACE: Mapping[Kind, float] = {  # long graces: near strict priority, with a bound on how long a kind may starve
     Kind.OWN_HAND: 0.0,
     Kind.TURN_HAND: 0.5,
-    Kind.MESSAGE: 1.0,
-    Kind.HAND: 3.0,
-    Kind.TABLE: 5.0,
+    Kind.MESSAGE: 2.0,
+    Kind.HAND: 15.0,
+    Kind.TABLE: 30.0,
 }
 
 

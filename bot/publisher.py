@@ -30,6 +30,7 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
 from telegram.constants import ParseMode
@@ -89,6 +90,7 @@ class Publisher:
         self._pending: dict[tuple[int, int], Render] = {}
         self._kinds: dict[tuple[int, int], Kind] = {}  # the most urgent kind of the pending render's requests
         self._waiting: dict[tuple[int, int], Waiter] = {}  # the edit waiting for its turn, per message
+        self._deletes: set[asyncio.Task[bool]] = set()  # ``delete_later``'s, not yet done
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}
         self.calls: Counter[str] = Counter()
@@ -247,7 +249,14 @@ class Publisher:
         if chat_id > 0 and self.on_forbidden is not None:
             self.on_forbidden(chat_id)
 
-    async def delete(self, chat_id: int, message_id: int) -> bool:
+    def delete_later(self, chat_id: int, message_id: int, kind: Kind = Kind.HAND) -> None:
+        """Delete a message nobody waits to see gone (a turn notice whose turn passed): in the background,
+        when its turn comes, without holding up the caller (``flush`` waits for it)."""
+        task = asyncio.create_task(self.delete(chat_id, message_id, kind))
+        self._deletes.add(task)
+        task.add_done_callback(self._deletes.discard)
+
+    async def delete(self, chat_id: int, message_id: int, kind: Kind = Kind.MESSAGE) -> bool:
         key = (chat_id, message_id)
         self._pending.pop(key, None)
         self._shown.pop(key, None)
@@ -255,7 +264,7 @@ class Publisher:
         failures = 0
         while True:
             try:
-                await self.outbox.turn(chat_id, Kind.MESSAGE, per_chat=False)
+                await self.outbox.turn(chat_id, kind, per_chat=False)
                 self.calls["deleteMessage"] += 1
                 return bool(await self.bot.delete_message(chat_id, message_id))
             except (BadRequest, Forbidden) as exc:
@@ -283,7 +292,11 @@ class Publisher:
     async def flush(self, chats: Collection[int] | None = None) -> None:
         """Wait until every scheduled edit (of the given chats, or of all) has been sent."""
         while True:
-            workers = [w for key, w in self._workers.items() if chats is None or key[0] in chats]
+            workers: list[asyncio.Task[Any]] = [
+                w for key, w in self._workers.items() if chats is None or key[0] in chats
+            ]
+            if chats is None:
+                workers += self._deletes
             if not workers:
                 return
             await asyncio.gather(*workers, return_exceptions=True)

@@ -167,3 +167,16 @@ async def test_a_private_chat_allows_a_shorter_burst_of_new_messages_than_of_edi
     await outbox.turn(6)
     await outbox.turn(6)
     assert time.monotonic() - edits < 0.05  # four edits go at once in a fresh chat
+
+
+async def test_a_cleanup_delete_does_not_hold_up_the_caller_nor_a_hand(limited: tuple[BotApiServer, Bot]) -> None:
+    server, bot = limited
+    publisher = Publisher(bot, 20, 3.0, overall=600.0, private=20.0)
+    notice = await publisher.send(5, "your turn")
+    hand = await publisher.send(6, "hand")
+    assert notice is not None and hand is not None
+    publisher.delete_later(5, notice)
+    publisher.edit(6, hand, "hand 2", kind=Kind.OWN_HAND)
+    assert not server.messages[(5, notice)].deleted  # not yet: the caller went on at once
+    await publisher.flush()
+    assert server.messages[(5, notice)].deleted and server.messages[(6, hand)].text == "hand 2"
