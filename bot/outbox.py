@@ -189,6 +189,7 @@ class Outbox:
         self._wake = asyncio.Event()
         self._runner: asyncio.Task[None] | None = None
         self.granted = 0
+        self.sweep_every = SWEEP
         self.waited = 0.0  # seconds waited in all, by the calls granted
 
     def _chat(self, chat_id: int) -> Chat:
@@ -254,7 +255,8 @@ class Outbox:
             now = self.clock()
             while self._blocked and self._blocked[0][0] <= now:
                 _, chat_id = heapq.heappop(self._blocked)
-                head = self._chats[chat_id].head()
+                chat = self._chats.get(chat_id)  # a stale entry of a chat forgotten since (``_sweep``)
+                head = chat.head() if chat is not None else None
                 if head is not None:
                     heapq.heappush(self._ready, (head.due, head.seq, chat_id))
             chosen = self._choose(now)
@@ -281,7 +283,7 @@ class Outbox:
             if head is not None:
                 self._place(chat_id, chat, head, now)
             self.granted += 1
-            if self.granted % SWEEP == 0:
+            if self.granted % self.sweep_every == 0:
                 self._sweep(now)
 
     def _sweep(self, now: float) -> None:

@@ -180,3 +180,12 @@ async def test_a_cleanup_delete_does_not_hold_up_the_caller_nor_a_hand(limited: 
     assert not server.messages[(5, notice)].deleted  # not yet: the caller went on at once
     await publisher.flush()
     assert server.messages[(5, notice)].deleted and server.messages[(6, hand)].text == "hand 2"
+
+
+async def test_forgetting_idle_chats_never_stops_the_outbox() -> None:
+    outbox = Outbox(overall=0, group_limit=0, private=50.0, private_burst=1)
+    outbox.sweep_every = 1  # forget idle chats after every grant
+    for _ in range(3):
+        await asyncio.gather(*(outbox.turn(chat) for chat in (5, 5, 5, 6, 6)))
+        await asyncio.sleep(0.05)  # their budgets fill up again: they are forgotten
+    await asyncio.wait_for(outbox.turn(7), 1.0)
