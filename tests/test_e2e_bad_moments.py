@@ -10,6 +10,7 @@ from typing import Any
 
 from telegram import InlineKeyboardMarkup
 
+from bot.outbox import Kind
 from bot.publisher import Publisher, fit
 from bot.render import Seating, render_deal_result, render_outcome
 from playground.botapi import ALL_METHODS, Message
@@ -37,9 +38,9 @@ def newest_renders(publisher: Publisher) -> dict[tuple[int, int], tuple[str, lis
         wanted[(chat_id, message_id)] = shape(text, markup)
         edit(chat_id, message_id, text, markup, **kw)
 
-    async def deleting(chat_id: int, message_id: int) -> bool:
+    async def deleting(chat_id: int, message_id: int, kind: Kind = Kind.MESSAGE) -> bool:
         wanted.pop((chat_id, message_id), None)
-        return await delete(chat_id, message_id)
+        return await delete(chat_id, message_id, kind)
 
     publisher.send = sending  # type: ignore[method-assign]
     publisher.edit = editing  # type: ignore[method-assign]
