@@ -20,18 +20,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import multiprocessing
+import os
 import random
-import statistics
 import tempfile
 import time
 import tracemalloc
 from collections import Counter
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from playground.botapi import EXEMPT, Limits
 from playground.botapi import BotApiServer as FakeTelegram
-from playground.botapi import Limits
 from tests.e2e import BotRunner, Person, play_turn
 
 VARIANTS = ["/newgame 4", "/newgame classic", "/newgame czech"]
@@ -72,7 +76,14 @@ async def open_game(
 
 
 async def run(
-    games: int, seconds: float, limits: bool, computers: int = 0, workers: int = 1, *, fail_rate: float = 0.0
+    games: int,
+    seconds: float,
+    limits: bool,
+    computers: int = 0,
+    workers: int = 1,
+    *,
+    fail_rate: float = 0.0,
+    pace: float = 0.0,
 ) -> dict[str, Any]:
     server = FakeTelegram(limits=Limits() if limits else None)
     server.fail_rate = fail_rate
@@ -96,8 +107,15 @@ async def run(
         tracemalloc.stop()
 
         first_call = len(server.calls)
+        first_limited = len(server.limited)
         presses: list[tuple[int, float]] = []
+        watch = Watch(opened)
+        server.listeners.append(watch.heard)
+        for _, people in opened:
+            for person in people:
+                cast(LoadPerson, person).watch = watch
         rng = random.Random(1)
+        cpu = time.process_time()
         deadline = time.monotonic() + seconds
         played = 0
 
@@ -106,10 +124,13 @@ async def run(
             while time.monotonic() < deadline:
                 movers = [p for p in people if p.my_turn()]
                 if not movers:
-                    await asyncio.sleep(0.05)
-                    if not computers and not any(p.my_turn() for p in people):
-                        return
+                    await asyncio.sleep(0.05)  # his hand is on its way (or the series is over)
                     continue
+                if pace:  # a person thinks before his card: one every ``pace`` seconds per table, on average
+                    await asyncio.sleep(rng.uniform(0.25 * pace, 1.75 * pace))
+                    movers = [p for p in people if p.my_turn()]
+                    if not movers:
+                        continue
                 started = time.time()
                 if await play_turn(rng.choice(movers), rng):
                     presses.append((chat_id, started))
@@ -119,7 +140,9 @@ async def run(
         await asyncio.gather(*(play(chat_id, people) for chat_id, people in opened))
         elapsed = time.monotonic() - started
         await runner.publisher.flush()
+        cpu = time.process_time() - cpu
         by_method = Counter(c.method for c in server.calls[first_call:] if c.method != "getUpdates")
+        limited = Counter(m for m in by_method.elements() if m not in EXEMPT)
         calls = sum(by_method.values())
 
         edits: dict[int, list[float]] = {}
@@ -143,30 +166,270 @@ async def run(
         "seconds": round(elapsed, 1),
         "cards_played": played,
         "card_plays_per_second": round(played / elapsed, 1),
-        "press_to_table_edit_ms_p50": round(1000 * statistics.median(latencies), 1) if latencies else None,
-        "press_to_table_edit_ms_p99": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1)
-        if latencies
+        "own_hand_ms_p50": pct(watch.own, 0.5),
+        "own_hand_ms_p99": pct(watch.own, 0.99),
+        "turn_hand_ms_p50": pct(watch.turn, 0.5),
+        "turn_hand_ms_p99": pct(watch.turn, 0.99),
+        "table_staleness_ms_p50": pct(latencies, 0.5),
+        "table_staleness_ms_p99": pct(latencies, 0.99),
+        "own_hand_p99_worst_table_ms": max((pct(v, 0.99) or 0.0) for v in watch.own_by_table.values())
+        if watch.own_by_table
         else None,
+        "rate_limited_calls_per_card": round(sum(limited.values()) / played, 2) if played else None,
+        "cpu_ms_per_card": round(1000 * cpu / played, 2) if played else None,
         "bot_api_calls_per_card": round(calls / played, 2) if played else None,
         "bot_api_calls_per_card_by_method": {m: round(n / played, 3) for m, n in sorted(by_method.items())}
         if played
         else None,
         "memory_per_active_game_kib": round((bot_bytes - before) / games / 1024, 1),
         "spec_violations": len(server.violations),
-        "flood_429": len(server.limited),
+        "flood_429": len(server.limited) - first_limited,
         "failed_on_purpose": len(server.failed),
         "retries": retries,
     }
 
 
+@dataclass
+class Address:
+    """Where the bot in this process finds the fake server of the other process."""
+
+    token: str
+    base_url: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    games: int
+    seconds: float
+    pace: float
+    limits: bool
+    fail_rate: float
+
+
+def people_side(conn: Connection, plan: Plan) -> None:
+    """The other process: the fake server and the simulated people (see ``run_split``)."""
+    asyncio.run(play_people(conn, plan))
+
+
+async def play_people(conn: Connection, plan: Plan) -> None:
+    games, seconds, pace, limits, fail_rate = plan.games, plan.seconds, plan.pace, plan.limits, plan.fail_rate
+    server = FakeTelegram(limits=Limits() if limits else None)
+    server.fail_rate = fail_rate
+    await server.start()
+    loop = asyncio.get_running_loop()
+
+    async def receive() -> Any:  # the server answers the bot meanwhile
+        return await loop.run_in_executor(None, conn.recv)
+
+    conn.send(Address(server.token, server.base_url))
+    assert await receive() == "bot up"
+    runner = cast(BotRunner, None)  # the bot is in the other process: a person watches his own chat instead
+    opened = [await open_game(server, runner, i) for i in range(games)]
+    await server.settled(timeout=300)
+    conn.send("opened")
+    assert await receive() == "play"
+    first_call, first_limited = len(server.calls), len(server.limited)
+    watch = Watch(opened)
+    watch.waits = True
+    server.listeners.append(watch.heard)
+    for _, people in opened:
+        for person in people:
+            cast(LoadPerson, person).watch = watch
+    rng = random.Random(1)
+    deadline = time.monotonic() + seconds
+    presses: list[tuple[int, float]] = []
+    played = 0
+
+    async def play(chat_id: int, people: list[Person]) -> None:
+        nonlocal played
+        while time.monotonic() < deadline:
+            await asyncio.sleep(rng.uniform(0.25 * pace, 1.75 * pace))  # a card every ``pace`` s, on average
+            movers = [p for p in people if p.my_turn()]
+            if not movers:
+                continue
+            started = time.time()
+            if await play_turn(rng.choice(movers), rng):
+                presses.append((chat_id, started))
+                played += 1
+
+    started = time.monotonic()
+    await asyncio.gather(*(play(chat_id, people) for chat_id, people in opened))
+    elapsed = time.monotonic() - started
+    conn.send("played")
+    assert await receive() == "flushed"
+    calls = server.calls[first_call:]
+    by_method = Counter(c.method for c in calls if c.method != "getUpdates")
+    limited = Counter(m for m in by_method.elements() if m not in EXEMPT)
+    table_edits: dict[int, list[float]] = {}
+    for call in calls:
+        if call.method == "editMessageText" and str(call.params.get("chat_id", "")).startswith("-"):
+            table_edits.setdefault(int(call.params["chat_id"]), []).append(call.at)
+    staleness = [
+        min(later) - at for chat_id, at in presses if (later := [e for e in table_edits.get(chat_id, []) if e >= at])
+    ]
+    worst = [pct(v, 0.99) for v in watch.own_by_table.values()]
+    conn.send(
+        {
+            "games": games,
+            "pace_s": pace,
+            "seconds": round(elapsed, 1),
+            "cards_played": played,
+            "card_plays_per_second": round(played / elapsed, 1),
+            "own_hand_ms_p50": pct(watch.own, 0.5),
+            "own_hand_ms_p99": pct(watch.own, 0.99),
+            "own_hand_p99_ms_best_and_worst_table": [
+                min(w for w in worst if w is not None),
+                max(w for w in worst if w is not None),
+            ]
+            if any(w is not None for w in worst)
+            else None,
+            "turn_hand_ms_p50": pct(watch.turn, 0.5),
+            "turn_hand_ms_p99": pct(watch.turn, 0.99),
+            "table_staleness_ms_p50": pct(staleness, 0.5),
+            "table_staleness_ms_p99": pct(staleness, 0.99),
+            "tables_never_edited": sum(1 for chat_id, _ in opened if chat_id not in table_edits),
+            "flood_429": len(server.limited) - first_limited,
+            "flood_429_first": server.limited[first_limited : first_limited + 3],
+            "rate_limited_calls_per_card": round(sum(limited.values()) / played, 2) if played else None,
+            "calls_per_card_by_method": {m: round(n / played, 3) for m, n in sorted(by_method.items())}
+            if played
+            else None,
+            "spec_violations": len(server.violations),
+            "failed_on_purpose": len(server.failed),
+        }
+    )
+    assert await receive() == "bot down"
+    await server.stop()
+
+
+async def run_split(
+    games: int, seconds: float, limits: bool, *, fail_rate: float = 0.0, pace: float = 4.0
+) -> dict[str, Any]:
+    """The bot alone in this process (its CPU and memory measured), the fake server and the people in
+    another."""
+    ctx = multiprocessing.get_context("spawn")
+    mine, theirs = ctx.Pipe()
+    side = ctx.Process(target=people_side, args=(theirs, Plan(games, seconds, pace, limits, fail_rate)), daemon=True)
+    side.start()
+    loop = asyncio.get_running_loop()
+
+    async def receive() -> Any:
+        return await loop.run_in_executor(None, mine.recv)
+
+    address: Address = await receive()
+    with tempfile.TemporaryDirectory() as tmp:
+        settings: dict[str, Any] = {"concurrent_updates": 256, "computer_workers": 0}
+        if limits:
+            settings.update(rate_overall_per_second=30, rate_group_per_minute=20)
+        else:
+            settings.update(group_messages_per_minute=0)
+        runner = BotRunner(cast(FakeTelegram, address), Path(tmp) / "load.db", **settings)
+        await runner.start()
+        tracemalloc.start()
+        before, _ = tracemalloc.get_traced_memory()
+        mine.send("bot up")
+        assert await receive() == "opened"
+        await runner.publisher.flush()
+        snapshot = tracemalloc.take_snapshot().filter_traces(
+            [tracemalloc.Filter(True, f"*/{pkg}/*") for pkg in ("engine", "storage", "bot")]
+        )
+        bot_bytes = sum(stat.size for stat in snapshot.statistics("filename"))
+        tracemalloc.stop()
+        rss_before = rss_mib()
+        cpu = time.process_time()
+        mine.send("play")
+        assert await receive() == "played"
+        await runner.publisher.flush()
+        cpu = time.process_time() - cpu
+        rss_after = rss_mib()
+        mine.send("flushed")
+        result: dict[str, Any] = await receive()
+        retries = dict(runner.publisher.retries)
+        await runner.stop()
+    mine.send("bot down")
+    side.join(30)
+    played = result["cards_played"]
+    result.update(
+        bot_cpu_ms_per_card=round(1000 * cpu / played, 2) if played else None,
+        bot_cpu_share=round(cpu / result["seconds"], 2),
+        bot_memory_per_game_kib=round((bot_bytes - before) / games / 1024, 1),
+        bot_rss_mib_before_and_after_play=[rss_before, rss_after],
+        retries=retries,
+    )
+    return result
+
+
+def rss_mib() -> float:
+    with open(f"/proc/{os.getpid()}/statm") as statm:
+        return round(int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
+
+
+def pct(values: list[float], q: float) -> float | None:
+    """The ``q`` quantile of seconds, in ms."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(1000 * ordered[int(q * (len(ordered) - 1))], 1)
+
+
+class Watch:
+    """Hears what the server shows and times it against the people's taps: a tap → the first change of the
+    presser's own chat after it; a tap that passed the turn → the first "your turn" in the next player's hand."""
+
+    def __init__(self, opened: list[tuple[int, list[Person]]]) -> None:
+        self.table_of = {p.user_id: chat_id for chat_id, people in opened for p in people}
+        self.taps: dict[int, list[float]] = {}  # user -> taps not yet seen answered
+        self.last_tap: dict[int, float] = {}  # table -> the latest tap at it
+        self.turn_shown: dict[int, bool] = {}  # user -> whether his hand last said it was his turn
+        self.own: list[float] = []
+        self.own_by_table: dict[int, list[float]] = {}
+        self.turn: list[float] = []
+        self.waits = False
+        self.changed: dict[int, asyncio.Event] = {}
+
+    def tapped(self, user_id: int) -> asyncio.Event | None:
+        """Note a tap; with ``waits``, the event set when his chat next changes."""
+        now = time.time()
+        self.taps.setdefault(user_id, []).append(now)
+        self.last_tap[self.table_of[user_id]] = now
+        if not self.waits:
+            return None
+        changed = self.changed[user_id] = asyncio.Event()
+        return changed
+
+    def heard(self, kind: str, subject: Any) -> None:
+        if kind not in ("new", "edit") or subject.chat_id not in self.table_of:
+            return
+        now = time.time()
+        user = subject.chat_id
+        if (changed := self.changed.pop(user, None)) is not None:
+            changed.set()
+        for tap in self.taps.pop(user, []):
+            self.own.append(now - tap)
+            self.own_by_table.setdefault(self.table_of[user], []).append(now - tap)
+        turn = "👉" in subject.text
+        if turn and not self.turn_shown.get(user):
+            last = self.last_tap.get(self.table_of[user])
+            if last is not None and user not in self.taps:
+                self.turn.append(now - last)
+        self.turn_shown[user] = turn
+
+
 class LoadPerson(Person):
-    """Waits for the answer and for his own table's messages only, not for the other games'."""
+    """Waits for the answer and for his own hand to change, not for the other games' messages."""
 
     chats: tuple[int, ...] = ()
 
+    watch: Watch | None = None
+
     async def press(self, message: Any, data: str) -> dict[str, Any]:
+        changed = self.watch.tapped(self.user_id) if self.watch is not None else None
         answer = await self.server.answer_of(await self.server.press(self.user_id, message, data), timeout=120)
-        await self.runner.publisher.flush(self.chats)
+        if changed is not None:  # the bot is in another process: he looks at his hand until it changes
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), 60)
+        else:
+            await self.runner.publisher.flush((self.user_id,))
         return answer
 
 
@@ -178,8 +441,21 @@ def main() -> None:
     parser.add_argument("--computers", type=int, default=0, choices=range(4))
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--fail-rate", type=float, default=0.0)
+    parser.add_argument("--pace", type=float, default=0.0, help="seconds between cards per table (0: at once)")
+    parser.add_argument(
+        "--split", action="store_true", help="the server and the people in another process (needs --pace)"
+    )
     args = parser.parse_args()
-    result = run(args.games, args.seconds, args.limits, args.computers, args.workers, fail_rate=args.fail_rate)
+    if args.split:
+        print(
+            json.dumps(
+                asyncio.run(run_split(args.games, args.seconds, args.limits, fail_rate=args.fail_rate, pace=args.pace))
+            )
+        )
+        return
+    result = run(
+        args.games, args.seconds, args.limits, args.computers, args.workers, fail_rate=args.fail_rate, pace=args.pace
+    )
     print(json.dumps(asyncio.run(result)))
 
 

@@ -52,7 +52,13 @@ def build_application(settings: Settings, seeds: Callable[[], int] = new_seed) -
 
     async def post_init(application: Application) -> None:  # type: ignore[type-arg]
         storage = await Storage.open(settings.database_path)
-        publisher = Publisher(application.bot, settings.group_messages_per_minute, settings.group_period_seconds)
+        publisher = Publisher(
+            application.bot,
+            settings.group_messages_per_minute,
+            settings.group_period_seconds,
+            overall=settings.rate_overall_per_second,
+            private=settings.rate_private_per_second,
+        )
         executor = None
         if settings.computer_workers > 0:  # computer players think in other processes: presses stay fast
             executor = ProcessPoolExecutor(settings.computer_workers, mp_context=multiprocessing.get_context("spawn"))

@@ -23,6 +23,7 @@ class Settings(BaseSettings):
     turn_ping_seconds: float = 5.0
     rate_overall_per_second: float = 30.0
     rate_group_per_minute: float = 20.0
+    rate_private_per_second: float = 1.0  # messages and edits into one private chat (the publisher's outbox)
     group_messages_per_minute: int = 20
     group_period_seconds: float = 60.0
     concurrent_updates: int = 64

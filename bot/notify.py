@@ -35,6 +35,7 @@ from bot.events import (
 )
 from bot.i18n import t
 from bot.live import Live, LiveGames
+from bot.outbox import Kind
 from bot.publisher import Publisher
 from bot.render import (
     Rendered,
@@ -71,14 +72,15 @@ class Notifier:
         if not events:
             return
         game_id = next((key for e in events if (key := self._game_of(e)) is not None), None)
+        pressed = {e.seat for e in events if isinstance(e, Pressed)}  # who is looking at his hand now
         if game_id is None:
             for event in events:
-                await self._one(event)
+                await self._one(event, pressed)
             return
         lock = self._telling.setdefault(game_id, asyncio.Lock())
         async with lock:
             for event in events:
-                await self._one(event)
+                await self._one(event, pressed)
         if not lock.locked() and self.games.get(game_id) is None:
             self._telling.pop(game_id, None)  # nothing is being told about it now
 
@@ -89,24 +91,29 @@ class Notifier:
             return live.game_id
         return event.lobby_of if isinstance(event, Say) else None
 
-    async def _one(self, event: Event) -> None:
+    async def _one(self, event: Event, pressed: set[int]) -> None:
         live = getattr(event, "live", None)
         if isinstance(live, Live):
             await live.settled()  # each render below reads the state before any further await
-        await self._one_event(event)
+        await self._one_event(event, pressed)
         if isinstance(live, Live):
             await self.drop_pings(live)
 
-    async def _one_event(self, event: Event) -> None:
+    async def _one_event(self, event: Event, pressed: set[int]) -> None:
+        """Show one event; ``pressed``: the seats whose press caused it (their own hands come first)."""
+
+        def kind(seat: int) -> Kind:
+            return Kind.OWN_HAND if seat in pressed else Kind.HAND
+
         match event:
             case Applied(live=live, seats=seats):
                 self.show_table(live)
                 for seat in seats:
-                    self.show_hand(live, seat)
+                    self.show_hand(live, seat, kind(seat))
             case TrickTaken():
                 pass  # the table of the same action shows it
             case TurnCame(live=live, seat=seat, version=version):
-                self.show_hand(live, seat)  # the hand stays where it is: he may be choosing cards in it
+                self.show_hand(live, seat, Kind.TURN_HAND)  # the hand stays where it is: he may be choosing cards in it
                 if self.turn_ping <= 0:
                     await self.send_ping(live, seat)
                 else:
@@ -125,7 +132,7 @@ class Notifier:
                     self.cancel_ping(live.game_id, seat)
                 await self.announce(live, before, last, winner)
             case HandChanged(live=live, seat=seat):
-                self.show_hand(live, seat)
+                self.show_hand(live, seat, kind(seat))
             case SeatChanged(live=live, seat=seat, key=key, name=name, back=back):
                 self.show_table(live)
                 if back:
@@ -164,7 +171,7 @@ class Notifier:
 
     def show_table(self, live: Live) -> None:
         if live.game.table_message_id is not None:
-            self.publisher.edit(live.game.chat_id, live.game.table_message_id, self.table_text(live))
+            self.publisher.edit(live.game.chat_id, live.game.table_message_id, self.table_text(live), kind=Kind.TABLE)
 
     @staticmethod
     def hand(live: Live, seat: int) -> Rendered:
@@ -179,11 +186,12 @@ class Notifier:
             away=live.seats[seat].stand_in is not None,
         )
 
-    def show_hand(self, live: Live, seat: int) -> None:
+    def show_hand(self, live: Live, seat: int, kind: Kind = Kind.MESSAGE) -> None:
         user = live.user_of(seat)
         message_id = live.seats[seat].hand_message_id if seat < len(live.seats) else None
         if user is not None and message_id is not None:
-            self.publisher.edit(user, message_id, *self.hand(live, seat))
+            text, markup = self.hand(live, seat)
+            self.publisher.edit(user, message_id, text, markup, kind=kind)
 
     async def resend_hand(self, live: Live, seat: int, *, notify: bool = True) -> None:
         """Move the hand message down with a notification: the player's turn has come."""
@@ -196,7 +204,8 @@ class Notifier:
         old = live.seats[seat].hand_message_id
         if old is not None:
             await self.publisher.delete(user, old)
-        message_id = await self.publisher.send(user, text, markup, notify=notify)
+        kind = Kind.TURN_HAND if notify else Kind.MESSAGE
+        message_id = await self.publisher.send(user, text, markup, notify=notify, kind=kind)
         await self.storage.games.set_hand_message(live.game_id, seat, message_id, deal_no)
         live.seats[seat] = live.seats[seat].model_copy(update={"hand_message_id": message_id, "hand_deal_no": deal_no})
 
@@ -326,7 +335,7 @@ class Notifier:
         for key in [k for k in self._pinged if k[0] == live.game_id]:
             if over or live.state.to_move != key[1]:
                 chat_id, message_id = self._pinged.pop(key)
-                await self.publisher.delete(chat_id, message_id)
+                self.publisher.delete_later(chat_id, message_id)  # cleanup: no hand waits behind it
 
     def close_all(self) -> None:
         """Cancel pending turn notifications (on shutdown)."""

@@ -13,8 +13,12 @@
   never; a request made after the bot's HTTP client was shut down is not retried); an edit that failed is
   never recorded as shown, so it is retried, and the same render scheduled
   later is sent again instead of being skipped.
-- New messages to a group are paced to ``group_limit`` per ``group_period`` seconds (Telegram allows
-  about 20 a minute in one group), on top of the application's rate limiter.
+- Every rate-limited call first waits for its turn in the ``Outbox`` (``bot.outbox``): Telegram's overall,
+  per-group (``group_limit`` sends and edits per ``group_period`` seconds) and per-private-chat budgets are
+  never exceeded, and the turns go where a person waits: each call says for whom it is (``Kind``).  An edit
+  waiting for its turn is coalesced with the newer renders of its message and goes with the newest, and it
+  is hurried when a newer render is more urgent (a table edit waits longest; a fast player's selection taps
+  cost one edit per turn of his chat, not one each).
 """
 
 from __future__ import annotations
@@ -23,14 +27,16 @@ import asyncio
 import json
 import logging
 import random
-import time
-from collections import Counter, defaultdict, deque
+from collections import Counter, defaultdict
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+
+from bot.outbox import Kind, Outbox, Waiter
 
 log = logging.getLogger(__name__)
 
@@ -68,16 +74,23 @@ class Publisher:
         retry_base: float = 0.25,
         retry_cap: float = 30.0,
         attempts: int = 12,
+        overall: float = 0.0,
+        private: float = 0.0,
     ) -> None:
+        """``overall``: requests a second in all, ``private``: calls a second into one private chat (0:
+        unlimited; the group budget is ``group_limit`` per ``group_period``, 0: unlimited)."""
         self.bot = bot
+        self.outbox = Outbox(overall, group_limit, group_period, private)
         self.retry_base = retry_base
         self.retry_cap = retry_cap
         self.attempts = attempts
         self.group_limit = group_limit
         self.group_period = group_period
-        self._group_sends: defaultdict[int, deque[float]] = defaultdict(deque)
         self._group_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._pending: dict[tuple[int, int], Render] = {}
+        self._kinds: dict[tuple[int, int], Kind] = {}  # the most urgent kind of the pending render's requests
+        self._waiting: dict[tuple[int, int], Waiter] = {}  # the edit waiting for its turn, per message
+        self._deletes: set[asyncio.Task[bool]] = set()  # ``delete_later``'s, not yet done
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}
         self.calls: Counter[str] = Counter()
@@ -85,32 +98,28 @@ class Publisher:
         self.on_forbidden: Callable[[int], None] | None = None  # told of a private chat that refuses us (403)
 
     async def send(
-        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, notify: bool = False
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        notify: bool = False,
+        kind: Kind = Kind.MESSAGE,
     ) -> int | None:
         """Send a new message; returns its id, or None when the chat cannot be written to (403)."""
-        if chat_id < 0 and self.group_limit:
-            async with self._group_locks[chat_id]:
-                await self._pace(chat_id)
-                return await self._send(chat_id, text, markup, notify)
-        return await self._send(chat_id, text, markup, notify)
+        if chat_id < 0:
+            async with self._group_locks[chat_id]:  # a group's messages in the order they were sent
+                return await self._send(chat_id, text, markup, notify, kind)
+        return await self._send(chat_id, text, markup, notify, kind)
 
-    async def _pace(self, chat_id: int) -> None:
-        """Wait until one more message fits into the group's window."""
-        sent = self._group_sends[chat_id]
-        while True:
-            now = time.monotonic()
-            while sent and now - sent[0] >= self.group_period:
-                sent.popleft()
-            if len(sent) < self.group_limit:
-                sent.append(now)
-                return
-            await asyncio.sleep(self.group_period - (now - sent[0]) + 0.001)
-
-    async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, notify: bool) -> int | None:
+    async def _send(
+        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, notify: bool, kind: Kind
+    ) -> int | None:
         render = Render(fit(text), markup)
         waits = failures = 0
         while True:
             try:
+                await self.outbox.turn(chat_id, kind, new=True)
                 self.calls["sendMessage"] += 1
                 message = await self.bot.send_message(
                     chat_id,
@@ -150,13 +159,25 @@ class Publisher:
         log.info("%s failed (%s); trying again in %.2f s", method, exc, delay)
         await asyncio.sleep(delay)
 
-    def edit(self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
-        """Schedule an edit; only the newest of several pending edits of a message is sent."""
+    def edit(
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        kind: Kind = Kind.MESSAGE,
+    ) -> None:
+        """Schedule an edit; only the newest of several pending edits of a message is sent, when its turn
+        comes (the most urgent ``kind`` of those pending decides how soon)."""
         key = (chat_id, message_id)
         render = Render(fit(text), markup)
         if key not in self._pending and self._shown.get(key) == render.key():
             return
         self._pending[key] = render
+        self._kinds[key] = min(kind, self._kinds.get(key, kind))
+        if (waiter := self._waiting.get(key)) is not None:
+            self.outbox.hurry(waiter, kind)
         if key not in self._workers:
             self._workers[key] = asyncio.create_task(self._edit_worker(key))
 
@@ -164,9 +185,19 @@ class Publisher:
         waits = failures = 0
         try:
             while key in self._pending:
-                render = self._pending.pop(key)
-                if self._shown.get(key) == render.key():
+                if self._shown.get(key) == self._pending[key].key():
+                    del self._pending[key]
+                    self._kinds.pop(key, None)
                     continue
+                kind = self._kinds.pop(key, Kind.MESSAGE)
+                waiter = self._waiting[key] = self.outbox.enter(key[0], kind)
+                try:
+                    await self.outbox.wait(waiter)
+                finally:
+                    self._waiting.pop(key, None)
+                render = self._pending.pop(key, None)
+                if render is None or self._shown.get(key) == render.key():
+                    continue  # deleted meanwhile, or shown already: the turn is not used
                 try:
                     self.calls["editMessageText"] += 1
                     await self.bot.edit_message_text(
@@ -181,7 +212,7 @@ class Publisher:
                     waits += 1
                     await asyncio.sleep(_seconds(exc.retry_after))
                     if waits <= FLOOD_WAITS:
-                        self._pending.setdefault(key, render)
+                        self._retry(key, render, kind)
                     continue
                 except BadRequest as exc:
                     if "not modified" not in str(exc).lower():
@@ -197,7 +228,7 @@ class Publisher:
                         log.error("gave up editing %s after %d failures: %s", key, failures, exc)
                         continue
                     await self._back_off("editMessageText", failures, exc)
-                    self._pending.setdefault(key, render)  # unless a newer render came meanwhile
+                    self._retry(key, render, kind)
                     continue
                 except TelegramError as exc:
                     log.warning("edit of %s failed: %s", key, exc)
@@ -206,18 +237,34 @@ class Publisher:
                 self._shown[key] = render.key()
         finally:
             self._workers.pop(key, None)
+            if key not in self._pending:
+                self._kinds.pop(key, None)
+
+    def _retry(self, key: tuple[int, int], render: Render, kind: Kind) -> None:
+        """Send ``render`` again, unless a newer render came meanwhile; it is as urgent as it was."""
+        self._pending.setdefault(key, render)
+        self._kinds[key] = min(kind, self._kinds.get(key, kind))
 
     def _forbidden(self, chat_id: int) -> None:
         if chat_id > 0 and self.on_forbidden is not None:
             self.on_forbidden(chat_id)
 
-    async def delete(self, chat_id: int, message_id: int) -> bool:
+    def delete_later(self, chat_id: int, message_id: int, kind: Kind = Kind.HAND) -> None:
+        """Delete a message nobody waits to see gone (a turn notice whose turn passed): in the background,
+        when its turn comes, without holding up the caller (``flush`` waits for it)."""
+        task = asyncio.create_task(self.delete(chat_id, message_id, kind))
+        self._deletes.add(task)
+        task.add_done_callback(self._deletes.discard)
+
+    async def delete(self, chat_id: int, message_id: int, kind: Kind = Kind.MESSAGE) -> bool:
         key = (chat_id, message_id)
         self._pending.pop(key, None)
         self._shown.pop(key, None)
+        self._kinds.pop(key, None)
         failures = 0
         while True:
             try:
+                await self.outbox.turn(chat_id, kind, per_chat=False)
                 self.calls["deleteMessage"] += 1
                 return bool(await self.bot.delete_message(chat_id, message_id))
             except (BadRequest, Forbidden) as exc:
@@ -245,7 +292,11 @@ class Publisher:
     async def flush(self, chats: Collection[int] | None = None) -> None:
         """Wait until every scheduled edit (of the given chats, or of all) has been sent."""
         while True:
-            workers = [w for key, w in self._workers.items() if chats is None or key[0] in chats]
+            workers: list[asyncio.Task[Any]] = [
+                w for key, w in self._workers.items() if chats is None or key[0] in chats
+            ]
+            if chats is None:
+                workers += self._deletes
             if not workers:
                 return
             await asyncio.gather(*workers, return_exceptions=True)

@@ -26,6 +26,11 @@ scaled`` runs it faster, as the tests run the group pacing faster):
 A window is forgiven ``slack`` of its length (network delay between the bot's clock and the server's).
 Failure injection: ``fail_rate`` of the requests to ``fail_methods`` are answered 502 before they take effect
 (drawn from ``fail_random``, seedable), and recorded in ``failed``, as Telegram's bad moments would be.
+Any method may be named there (``ALL_METHODS``: every one, getUpdates and answerCallbackQuery included).
+Besides, ``slow_rate`` of them are answered ``slow_seconds`` late (they take effect when answered: a delay
+longer than the client's timeout is a timeout after Telegram took the request), and ``hang_rate`` of them
+are never taken: after ``hang_seconds`` (longer than the client waits, a timeout) they are answered 504.
+Each is recorded in ``failed`` as "method: 502 | slow | hang".
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ import random
 import re
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -253,6 +258,7 @@ class Limits:
 
 
 EXEMPT = frozenset({"getUpdates", "answerCallbackQuery"})
+ALL_METHODS: frozenset[str] = frozenset({"*"})  # as ``fail_methods``: every method
 
 
 class FloodControl:
@@ -321,7 +327,11 @@ class BotApiServer:
         self.flood_control = FloodControl(limits) if limits is not None else None
         self.limited: list[str] = []  # every 429 that flood control answered: "method: which limit"
         self.fail_rate = 0.0  # the share of requests to fail_methods answered 502 before they take effect
-        self.fail_methods = frozenset({"sendMessage", "editMessageText", "deleteMessage"})
+        self.fail_methods: Collection[str] = frozenset({"sendMessage", "editMessageText", "deleteMessage"})
+        self.slow_rate = 0.0  # the share of requests to fail_methods answered slow_seconds late
+        self.slow_seconds = 1.0
+        self.hang_rate = 0.0  # the share of requests to fail_methods never taken, answered 504 after hang_seconds
+        self.hang_seconds = 10.0
         self.fail_random = random.Random(16)
         self.failed: list[str] = []  # "method" of every request failed on purpose
         self._next_message: dict[int, itertools.count[int]] = {}
@@ -602,9 +612,8 @@ class BotApiServer:
             if remaining:
                 self.flood[spec["name"]] = remaining - 1
                 raise ApiError(429, "Too Many Requests: retry after 1", retry_after=1)
-            if spec["name"] in self.fail_methods and self.fail_random.random() < self.fail_rate:
-                self.failed.append(spec["name"])
-                raise ApiError(502, "Bad Gateway")
+            if self.fail_methods is ALL_METHODS or spec["name"] in self.fail_methods:
+                await self._bad_moment(spec["name"])
             if self.flood_control is not None:
                 try:
                     self.flood_control.check(spec["name"], params, time.monotonic())
@@ -631,6 +640,22 @@ class BotApiServer:
         finally:
             if not long_poll:
                 self.in_flight -= 1
+
+    async def _bad_moment(self, method: str) -> None:
+        """Fail, hang or slow down this request, as configured (see the module's description)."""
+        draw = self.fail_random.random()
+        if draw < self.fail_rate:
+            self.failed.append(method)
+            raise ApiError(502, "Bad Gateway")
+        draw -= self.fail_rate
+        if draw < self.hang_rate:
+            self.failed.append(f"{method}: hang")
+            await asyncio.sleep(self.hang_seconds)
+            raise ApiError(504, "Gateway Timeout")
+        draw -= self.hang_rate
+        if draw < self.slow_rate:
+            self.failed.append(f"{method}: slow")
+            await asyncio.sleep(self.slow_seconds)
 
     # --- methods ----------------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from telegram.ext import Application
 
 from bot.app import build_application
 from bot.config import Settings
-from playground.botapi import BotApiServer
+from playground.botapi import BotApiServer, Limits
 from playground.web import Playground, StateFile, serve
 
 TOKEN = "1000000:playground"  # the embedded server's token: the bot needs one, Telegram never sees it
@@ -35,14 +35,23 @@ class Running:
 @asynccontextmanager
 async def running(settings: Settings, port: int | None = None) -> AsyncIterator[Running]:
     """The playground up (the bot polling the embedded server, the page listening) until the block ends."""
-    server = BotApiServer(token=TOKEN, username=USERNAME)
+    # Telegram's flood control, at the clock of the group pacing (60 s: Telegram's own); the bot's outbox keeps
+    # under it, so one person playing never waits for a refusal.
+    scale = settings.group_period_seconds / 60.0
+    server = BotApiServer(token=TOKEN, username=USERNAME, limits=Limits().scaled(scale))
     state = StateFile(settings.database_path.parent / STATE_FILE, server)
     state.load()
     playground = Playground(server, state)
     await server.start("127.0.0.1", 0)
     host = settings.playground_host
     page, page_port = await serve(playground, host, settings.playground_port if port is None else port)
-    bot_settings = settings.model_copy(update={"bot_token": SecretStr(TOKEN), "telegram_base_url": server.base_url})
+    bot_settings = settings.model_copy(
+        update={
+            "bot_token": SecretStr(TOKEN),
+            "telegram_base_url": server.base_url,
+            "rate_private_per_second": settings.rate_private_per_second / scale,
+        }
+    )
     application = build_application(bot_settings)
     await application.initialize()
     started = False

@@ -9,7 +9,7 @@ import re
 import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
@@ -63,11 +63,7 @@ async def running_world(
     The server enforces Telegram's flood control (unless ``limits`` is false), its clock running as fast as
     the group pacing configured here, and the test fails if the bot was ever answered 429 by it."""
     scale = float(settings.get("group_period_seconds", 60.0)) / 60.0
-    # Simulated people tap at machine speed, and each tap edits the presser's hand: the per-chat edit allowance
-    # would measure the harness, not the bot, so it is off here (the process-level tests keep every limit).
-    # Coalescing a fast player's taps is issue 16's scheduler, still to come.
-    scaled = replace(Limits().scaled(scale), edit_per_second=1e9)
-    server = FakeTelegram(limits=scaled if limits else None)
+    server = FakeTelegram(limits=Limits().scaled(scale) if limits else None)
     await server.start()
     runner = BotRunner(server, tmp_path / "bot.db", webhook=webhook, **settings)
     await runner.start()
@@ -144,6 +140,8 @@ class BotRunner:
             "telegram_base_url": self.server.base_url,
             "rate_overall_per_second": 0,
             "rate_group_per_minute": 0,
+            # one call a second into a private chat, at the test clock (as fast as the group pacing)
+            "rate_private_per_second": 60.0 / float(self.settings.get("group_period_seconds", 60.0)),
             "poll_timeout_seconds": 1,
             **self.settings,
         }

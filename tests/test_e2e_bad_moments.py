@@ -4,14 +4,17 @@ effect, and a whole series is still played to the end with nothing lost and ever
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from telegram import InlineKeyboardMarkup
 
+from bot.outbox import Kind
 from bot.publisher import Publisher, fit
 from bot.render import Seating, render_deal_result, render_outcome
-from tests.e2e import GROUP, PERIOD, finished, open_game, play_until, replay, running_world
+from playground.botapi import ALL_METHODS, Message
+from tests.e2e import GROUP, PERIOD, Person, World, finished, open_game, play_until, replay, running_world
 
 
 def newest_renders(publisher: Publisher) -> dict[tuple[int, int], tuple[str, list[str]]]:
@@ -29,13 +32,15 @@ def newest_renders(publisher: Publisher) -> dict[tuple[int, int], tuple[str, lis
             wanted[(chat_id, message_id)] = shape(text, markup)
         return message_id
 
-    def editing(chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    def editing(
+        chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None, **kw: Any
+    ) -> None:
         wanted[(chat_id, message_id)] = shape(text, markup)
-        edit(chat_id, message_id, text, markup)
+        edit(chat_id, message_id, text, markup, **kw)
 
-    async def deleting(chat_id: int, message_id: int) -> bool:
+    async def deleting(chat_id: int, message_id: int, kind: Kind = Kind.MESSAGE) -> bool:
         wanted.pop((chat_id, message_id), None)
-        return await delete(chat_id, message_id)
+        return await delete(chat_id, message_id, kind)
 
     publisher.send = sending  # type: ignore[method-assign]
     publisher.edit = editing  # type: ignore[method-assign]
@@ -84,6 +89,71 @@ async def test_a_series_with_5_percent_of_requests_failing_ends_complete_and_up_
         for result in state.deals:
             assert any(render_deal_result(result, row.variant, seating, "en") in t for t in texts)
         assert render_outcome(state.outcome, row.variant, seating, "en") in texts[-1]
+        for person in people:
+            assert person.hand() is None or not person.options()[1]
+        assert server.violations == []
+
+
+class Patient(Person):
+    """A person who does not wait for an answer that was lost (Telegram failed the bot's answer: the app
+    stops its spinner after a while, and he looks at his hand)."""
+
+    async def press(self, message: Message, data: str) -> dict[str, Any]:
+        query = await self.server.press(self.user_id, message, data)
+        while True:
+            try:
+                answer = await self.server.answer_of(query, timeout=0.2)
+                break
+            except TimeoutError:
+                lost = [
+                    c for c in self.server.calls
+                    if c.method == "answerCallbackQuery" and c.error and c.params.get("callback_query_id") == query
+                ]  # fmt: skip
+                if lost:
+                    answer = {}
+                    break
+        await self.runner.publisher.flush()
+        return answer
+
+
+def patient_people(world: World, people: list[Person]) -> list[Person]:
+    return [Patient(p.server, world.runner, p.user_id, p.name) for p in people]
+
+
+async def test_a_series_with_5_percent_of_every_method_failing_and_some_slow_ends_up_to_date(tmp_path: Path) -> None:
+    """Any request may fail (getUpdates and the callback answers too) or come late; the series is still
+    played to the end, and every chat ends showing the final state."""
+    async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as world:
+        server = world.server
+        server.fail_random = random.Random(7)
+        server.fail_methods = ALL_METHODS
+        server.fail_rate = 0.05
+        server.slow_rate, server.slow_seconds = 0.05, 0.3
+        wanted = newest_renders(world.runner.publisher)
+        people, game = await open_game(world, "/newgame classic", 4)
+        people = patient_people(world, people)
+
+        async def done() -> bool:
+            return await finished(world, game.game_id)
+
+        await play_until(people, done, random.Random(3))
+        await world.runner.settle()
+        server.fail_rate = server.slow_rate = 0.0
+        failed = Counter(f.split(":")[0] for f in server.failed if ":" not in f)
+        slow = sum(1 for f in server.failed if f.endswith(": slow"))
+        assert {"getUpdates", "answerCallbackQuery", "editMessageText"} <= set(failed), failed
+        assert slow >= 5, slow
+
+        row, state = await replay(world, game.game_id)
+        assert row.status == "finished" and state.outcome is not None
+        for (chat_id, message_id), (text, buttons) in wanted.items():
+            message = server.messages[(chat_id, message_id)]
+            if message.deleted:
+                continue
+            shown = [b.get("callback_data") or b.get("url") or "" for b in message.buttons()]
+            assert (message.text, shown) == (text, buttons), (chat_id, message_id)
+        seating = Seating(tuple(p.name for p in people), "Friends")
+        assert render_outcome(state.outcome, row.variant, seating, "en") in world.group_messages()[-1].text
         for person in people:
             assert person.hand() is None or not person.options()[1]
         assert server.violations == []

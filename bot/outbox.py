@@ -1,0 +1,318 @@
+"""When each outgoing call may go: Telegram's budgets, spent where a person is waiting.
+
+Telegram allows a bot about ``overall`` requests a second in all, about ``group_limit`` messages per
+``group_period`` seconds into one group (edits of its messages count too) and about one a second into one
+private chat.  Every rate-limited call of the publisher first waits here for its turn (``Outbox.turn``), so
+the budgets are never exceeded and Telegram never needs to refuse.  Callback answers are not limited by
+Telegram and never wait here: they come first.
+
+The calls waiting are served earliest due first; a call is due ``grace[kind]`` seconds after it began
+to wait, so a presser's own hand (no grace) goes before the hand of the player whose turn came, which goes
+before other messages, then the hands of players nobody waits for, then the group's table (the most
+grace): the table lags, the hands that matter do not.  The graces are long, so that this is nearly a strict
+priority: past capacity the table edits are shed first (they are coalesced per message: the publisher sends
+only the newest render of a message when its turn comes, so one edit then shows many cards), and still no
+table starves: an edit that has waited out its grace goes before any newer hand.
+
+Budgets are token buckets (a rate and a burst); a group has a sliding window too, so that no window of
+``group_period`` seconds holds more than ``group_limit`` calls whatever the burst, and a private chat a
+shorter burst for new messages than for edits (as Telegram allows).  Each burst is below Telegram's, so
+that requests bunched on their way still fit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+import math
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+
+class Kind(IntEnum):
+    """Who waits for a call, most urgent first."""
+
+    OWN_HAND = 0  # the presser's own hand: he is looking at it
+    TURN_HAND = 1  # the hand of the player whose turn came
+    MESSAGE = 2  # any other message: a send, a lobby, a notice
+    HAND = 3  # the hand of a player who is not waiting for it (another's card or trick changed it)
+    TABLE = 4  # the group's table: may lag, coalesced to the newest state
+
+
+SWEEP = 4096  # grants between two sweeps of idle chats
+GRACE: Mapping[Kind, float] = {  # long graces: near strict priority, with a bound on how long a kind may starve
+    Kind.OWN_HAND: 0.0,
+    Kind.TURN_HAND: 0.5,
+    Kind.MESSAGE: 2.0,
+    Kind.HAND: 15.0,
+    Kind.TABLE: 30.0,
+}
+
+
+@dataclass
+class Bucket:
+    """``rate`` tokens a second up to ``burst`` (rate 0: unlimited)."""
+
+    rate: float
+    burst: float
+    tokens: float = math.inf
+    at: float = 0.0
+
+    def ready_at(self, now: float) -> float:
+        """When one token is there."""
+        if self.rate <= 0:
+            return now
+        self._refill(now)
+        return now if self.tokens >= 1 else now + (1 - self.tokens) / self.rate
+
+    def take(self, now: float) -> None:
+        if self.rate > 0:
+            self._refill(now)
+            self.tokens -= 1
+
+    def _refill(self, now: float) -> None:
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+
+@dataclass
+class Window:
+    """At most ``limit`` calls in any ``period`` seconds (limit 0: unlimited)."""
+
+    limit: int
+    period: float
+    times: deque[float] = field(default_factory=deque)
+
+    def ready_at(self, now: float) -> float:
+        while self.times and now - self.times[0] >= self.period:
+            self.times.popleft()
+        if not self.limit or len(self.times) < self.limit:
+            return now
+        return self.times[-self.limit] + self.period
+
+    def take(self, now: float) -> None:
+        if self.limit:
+            self.times.append(now)
+
+
+@dataclass(eq=False)
+class Waiter:
+    chat: int
+    due: float
+    seq: int
+    future: asyncio.Future[None]
+    new: bool = False  # a new message (a private chat allows a shorter burst of those)
+
+    def key(self) -> tuple[float, int]:
+        return self.due, self.seq
+
+
+@dataclass(eq=False)
+class Chat:
+    """One chat's budget and the calls waiting to go into it."""
+
+    bucket: Bucket
+    window: Window | None
+    sends: Bucket | None = None  # new messages only, on top of ``bucket``
+    waiting: list[tuple[float, int, Waiter]] = field(default_factory=list)  # a heap; stale entries skipped
+
+    def ready_at(self, now: float, waiter: Waiter) -> float:
+        ready = self.bucket.ready_at(now)
+        if self.window is not None:
+            ready = max(ready, self.window.ready_at(now))
+        if self.sends is not None and waiter.new:
+            ready = max(ready, self.sends.ready_at(now))
+        return ready
+
+    def take(self, now: float, waiter: Waiter) -> None:
+        self.bucket.take(now)
+        if self.window is not None:
+            self.window.take(now)
+        if self.sends is not None and waiter.new:
+            self.sends.take(now)
+
+    def idle(self, now: float) -> bool:
+        if self.head() is not None:
+            return False
+        full = all(
+            b.rate <= 0 or b.tokens + (now - b.at) * b.rate >= b.burst
+            for b in (self.bucket, self.sends)
+            if b is not None
+        )
+        window = self.window
+        return full and (window is None or not window.times or now - window.times[-1] >= window.period)
+
+    def head(self) -> Waiter | None:
+        while self.waiting:
+            due, seq, waiter = self.waiting[0]
+            if not waiter.future.done() and (due, seq) == waiter.key():
+                return waiter
+            heapq.heappop(self.waiting)
+        return None
+
+
+class Outbox:
+    """The budgets of one bot token and the calls waiting for them (see the module's description)."""
+
+    def __init__(
+        self,
+        overall: float = 30.0,
+        group_limit: int = 20,
+        group_period: float = 60.0,
+        private: float = 1.0,
+        *,
+        overall_burst: float = 10.0,
+        group_burst: float = 3.0,
+        private_burst: float = 4.0,
+        private_send_burst: float = 2.0,
+        grace: Mapping[Kind, float] = GRACE,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.overall = Bucket(overall, overall_burst)
+        self.group_limit = group_limit
+        self.group_period = group_period
+        self.group_burst = group_burst
+        self.private = private
+        self.private_burst = private_burst
+        self.private_send_burst = private_send_burst
+        self.grace = grace
+        self.clock = clock
+        self._chats: dict[int, Chat] = {}
+        self._ready: list[tuple[float, int, int]] = []  # (due, seq, chat) of the chats that may send now
+        self._blocked: list[tuple[float, int]] = []  # (ready at, chat) of the chats waiting for their budget
+        self._seq = itertools.count()
+        self._wake = asyncio.Event()
+        self._runner: asyncio.Task[None] | None = None
+        self.granted = 0
+        self.sweep_every = SWEEP
+        self.waited = 0.0  # seconds waited in all, by the calls granted
+
+    def _chat(self, chat_id: int) -> Chat:
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            if chat_id < 0 and self.group_limit:
+                rate = self.group_limit / self.group_period
+                bucket = Bucket(rate, self.group_burst)
+                chat = Chat(bucket, Window(self.group_limit, self.group_period))
+            elif chat_id > 0:
+                sends = Bucket(self.private, self.private_send_burst)
+                chat = Chat(Bucket(self.private, self.private_burst), None, sends)
+            else:  # calls counted in the overall budget only
+                chat = Chat(Bucket(0, 0), None)
+            self._chats[chat_id] = chat
+        return chat
+
+    async def turn(self, chat_id: int, kind: Kind = Kind.MESSAGE, *, per_chat: bool = True, new: bool = False) -> None:
+        """Wait until one call into ``chat_id`` may go (``per_chat`` false: counted in the overall budget
+        only; ``new``: a new message); the call must be made at once."""
+        waiter = self.enter(chat_id if per_chat else 0, kind, new=new)
+        await self.wait(waiter)
+
+    def enter(self, chat_id: int, kind: Kind, *, new: bool = False) -> Waiter:
+        """Queue a call; ``wait`` for it (``hurry`` it meanwhile if it becomes more urgent)."""
+        now = self.clock()
+        loop = asyncio.get_running_loop()
+        waiter = Waiter(chat_id, now + self.grace[kind], next(self._seq), loop.create_future(), new)
+        self._queue(waiter)
+        return waiter
+
+    async def wait(self, waiter: Waiter) -> None:
+        started = self.clock()
+        try:
+            await waiter.future
+        except asyncio.CancelledError:
+            waiter.future.cancel()
+            raise
+        self.waited += self.clock() - started
+
+    def hurry(self, waiter: Waiter, kind: Kind) -> None:
+        """The call has become more urgent (a newer render of the same message, for a person waiting)."""
+        due = self.clock() + self.grace[kind]
+        if not waiter.future.done() and due < waiter.due:
+            waiter.due = due
+            self._queue(waiter)
+
+    def _queue(self, waiter: Waiter) -> None:
+        chat = self._chat(waiter.chat)
+        heapq.heappush(chat.waiting, (waiter.due, waiter.seq, waiter))
+        if chat.head() is waiter:
+            heapq.heappush(self._ready, (waiter.due, waiter.seq, waiter.chat))
+        self._wake.set()
+        if self._runner is None or self._runner.done():
+            self._runner = asyncio.get_running_loop().create_task(self._run())
+
+    def waiting(self) -> int:
+        """How many calls wait for their turn."""
+        return sum(1 for chat in self._chats.values() for _, _, w in chat.waiting if not w.future.done())
+
+    async def _run(self) -> None:
+        while True:
+            now = self.clock()
+            while self._blocked and self._blocked[0][0] <= now:
+                _, chat_id = heapq.heappop(self._blocked)
+                chat = self._chats.get(chat_id)  # a stale entry of a chat forgotten since (``_sweep``)
+                head = chat.head() if chat is not None else None
+                if head is not None:
+                    heapq.heappush(self._ready, (head.due, head.seq, chat_id))
+            chosen = self._choose(now)
+            if chosen is None:
+                if not self._ready and not self._blocked:
+                    self._runner = None
+                    return
+                self._wake.clear()
+                timeout = self._blocked[0][0] - now if self._blocked else None
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), timeout)
+                continue
+            overall = self.overall.ready_at(now)
+            if overall > now:
+                await asyncio.sleep(overall - now)
+                continue  # a more urgent call may have come meanwhile
+            chat_id, waiter = chosen
+            heapq.heappop(self._ready)
+            chat = self._chats[chat_id]
+            self.overall.take(now)
+            chat.take(now, waiter)
+            waiter.future.set_result(None)
+            head = chat.head()
+            if head is not None:
+                self._place(chat_id, chat, head, now)
+            self.granted += 1
+            if self.granted % self.sweep_every == 0:
+                self._sweep(now)
+
+    def _sweep(self, now: float) -> None:
+        """Forget the chats nothing waits for whose budget is full again (so memory stays flat)."""
+        for chat_id in [c for c, chat in self._chats.items() if c and chat.idle(now)]:
+            del self._chats[chat_id]
+
+    def _choose(self, now: float) -> tuple[int, Waiter] | None:
+        """The most urgent call whose chat's budget allows it now (stale entries dropped on the way)."""
+        while self._ready:
+            due, seq, chat_id = self._ready[0]
+            chat = self._chats.get(chat_id)
+            head = chat.head() if chat is not None else None
+            if chat is None or head is None or head.key() != (due, seq):
+                heapq.heappop(self._ready)
+                if head is not None:  # its head changed (hurried, or the one before given up)
+                    heapq.heappush(self._ready, (head.due, head.seq, chat_id))
+                continue
+            ready = chat.ready_at(now, head)
+            if ready > now:
+                heapq.heappop(self._ready)
+                heapq.heappush(self._blocked, (ready, chat_id))
+                continue
+            return chat_id, head
+        return None
+
+    def _place(self, chat_id: int, chat: Chat, head: Waiter, now: float) -> None:
+        ready = chat.ready_at(now, head)
+        if ready <= now:
+            heapq.heappush(self._ready, (head.due, head.seq, chat_id))
+        else:
+            heapq.heappush(self._blocked, (ready, chat_id))

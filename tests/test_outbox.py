@@ -1,0 +1,191 @@
+"""The outbox: Telegram's budgets never exceeded, and the turns go to whoever waits most urgently."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+from telegram import Bot
+
+from bot.outbox import Kind, Outbox, Waiter
+from bot.publisher import Publisher
+from playground.botapi import BotApiServer, Limits
+
+GROUP = -700
+
+
+async def grant_times(outbox: Outbox, calls: list[tuple[int, Kind]]) -> list[tuple[float, int, Kind]]:
+    """Queue every call at once; when each was granted (seconds after the start), in grant order."""
+    start = time.monotonic()
+    granted: list[tuple[float, int, Kind]] = []
+
+    async def one(chat: int, kind: Kind) -> None:
+        await outbox.turn(chat, kind)
+        granted.append((time.monotonic() - start, chat, kind))
+
+    await asyncio.gather(*(one(chat, kind) for chat, kind in calls))
+    return granted
+
+
+def most_in_any_window(times: list[float], window: float) -> int:
+    return max(sum(1 for u in times if t <= u < t + window) for t in times)
+
+
+async def test_the_overall_budget_is_never_exceeded() -> None:
+    outbox = Outbox(overall=40.0, group_limit=0, private=0, overall_burst=4)
+    granted = await grant_times(outbox, [(chat, Kind.MESSAGE) for chat in range(1, 25)])
+    times = [t for t, _, _ in granted]
+    for t in times:  # a bucket of 4 filled at 40 a second: at most 4 + 40·t by time t
+        assert sum(1 for u in times if u <= t) <= 4 + 40 * t + 1e-6
+    assert times[-1] >= (24 - 4) / 40 - 0.01
+
+
+async def test_a_private_chat_gets_a_burst_then_its_rate() -> None:
+    outbox = Outbox(overall=0, group_limit=0, private=20.0, private_burst=2)
+    granted = await grant_times(outbox, [(5, Kind.OWN_HAND)] * 6 + [(6, Kind.OWN_HAND)])
+    mine = [t for t, chat, _ in granted if chat == 5]
+    assert mine[-1] >= (6 - 2) / 20 - 0.01
+    assert next(t for t, chat, _ in granted if chat == 6) < 0.05  # another chat does not wait for his
+
+
+async def test_a_group_never_takes_more_than_its_window_holds() -> None:
+    outbox = Outbox(overall=0, group_limit=5, group_period=0.5, private=0, group_burst=5)
+    granted = await grant_times(outbox, [(GROUP, Kind.TABLE)] * 8)
+    times = [t for t, _, _ in granted]
+    assert most_in_any_window(times, 0.5 - 0.02) <= 5
+    assert times[5] >= 0.49
+
+
+async def test_the_presser_goes_first_then_the_next_player_then_the_table() -> None:
+    outbox = Outbox(overall=10.0, group_limit=0, private=0, overall_burst=1)
+    await outbox.turn(99)  # the bucket is empty now: the calls below queue
+    calls = [(GROUP, Kind.TABLE), (7, Kind.MESSAGE), (6, Kind.TURN_HAND), (5, Kind.OWN_HAND)]
+    granted = await grant_times(outbox, calls)
+    assert [kind for _, _, kind in granted] == [Kind.OWN_HAND, Kind.TURN_HAND, Kind.MESSAGE, Kind.TABLE]
+
+
+async def test_a_table_edit_is_not_starved_by_a_stream_of_hands() -> None:
+    grace = {Kind.OWN_HAND: 0.0, Kind.TURN_HAND: 0.05, Kind.MESSAGE: 0.1, Kind.TABLE: 0.3}
+    outbox = Outbox(overall=20.0, group_limit=0, private=0, overall_burst=1, grace=grace)
+    start = time.monotonic()
+    table = asyncio.create_task(outbox.turn(GROUP, Kind.TABLE))
+    hands = 0
+    while not table.done():  # a new hand edit always waits: more than the budget can carry
+        await asyncio.gather(*(outbox.turn(chat, Kind.OWN_HAND) for chat in (1, 2)))
+        hands += 2
+        assert time.monotonic() - start < 2.0, "the table edit starved"
+    assert hands >= 4  # the hands went first while the table's grace lasted
+
+
+async def test_a_waiting_call_is_hurried_when_it_becomes_urgent() -> None:
+    outbox = Outbox(overall=10.0, group_limit=0, private=0, overall_burst=1)
+    await outbox.turn(99)
+    order: list[str] = []
+    table = outbox.enter(GROUP, Kind.TABLE)
+    other = outbox.enter(7, Kind.MESSAGE)
+
+    async def wait(waiter: Waiter, name: str) -> None:
+        await outbox.wait(waiter)
+        order.append(name)
+
+    tasks = [asyncio.create_task(wait(table, "hurried")), asyncio.create_task(wait(other, "other"))]
+    outbox.hurry(table, Kind.OWN_HAND)
+    await asyncio.gather(*tasks)
+    assert order == ["hurried", "other"]
+
+
+async def test_a_cancelled_wait_gives_its_turn_to_the_next() -> None:
+    outbox = Outbox(overall=10.0, group_limit=0, private=5.0, overall_burst=1, private_burst=1)
+    await outbox.turn(99)
+    first = asyncio.create_task(outbox.turn(5, Kind.OWN_HAND))
+    second = asyncio.create_task(outbox.turn(5, Kind.MESSAGE))
+    await asyncio.sleep(0)
+    first.cancel()
+    await asyncio.wait_for(second, 2.0)
+
+
+@pytest.fixture
+async def limited() -> AsyncIterator[tuple[BotApiServer, Bot]]:
+    server = BotApiServer(limits=Limits().scaled(0.05))  # Telegram's limits, twenty times faster
+    await server.start()
+    server.add_group(GROUP, "G")
+    for user_id in (5, 6):
+        server.add_user(user_id, f"U{user_id}").started = True
+    bot = Bot(server.token, base_url=server.base_url)
+    await bot.initialize()
+    yield server, bot
+    await bot.shutdown()
+    await server.stop()
+
+
+async def test_a_fast_players_taps_are_coalesced_and_never_refused(limited: tuple[BotApiServer, Bot]) -> None:
+    server, bot = limited
+    publisher = Publisher(bot, 20, 3.0, overall=600.0, private=20.0)
+    message_id = await publisher.send(5, "hand 0")
+    assert message_id is not None
+    for tap in range(1, 200):  # far faster than his chat's allowance: every tap edits his hand
+        publisher.edit(5, message_id, f"hand {tap}", kind=Kind.OWN_HAND)
+        await asyncio.sleep(0.001)
+    await publisher.flush()
+    assert server.messages[(5, message_id)].text == "hand 199"
+    assert not server.limited
+    assert publisher.calls["editMessageText"] < 50  # about one per turn of his chat, not one per tap
+
+
+async def test_the_table_never_shows_an_older_state_after_a_newer_one(limited: tuple[BotApiServer, Bot]) -> None:
+    server, bot = limited
+    publisher = Publisher(bot, 20, 3.0, overall=600.0, private=20.0)
+    table = await publisher.send(GROUP, "state 0")
+    assert table is not None
+    shown: list[int] = []
+    server.listeners.append(
+        lambda kind, m: shown.append(int(m.text.split()[1])) if kind == "edit" and m.chat_id == GROUP else None
+    )
+    for state in range(1, 120):  # a busy table: more states than its group's budget can show
+        publisher.edit(GROUP, table, f"state {state}", kind=Kind.TABLE)
+        await asyncio.sleep(0.002)
+    await publisher.flush()
+    assert shown == sorted(shown) and len(set(shown)) == len(shown)
+    assert shown[-1] == 119
+    assert len(shown) <= 20 + 2  # shed: one edit shows many states
+    assert not server.limited
+
+
+async def test_a_private_chat_allows_a_shorter_burst_of_new_messages_than_of_edits() -> None:
+    outbox = Outbox(overall=0, group_limit=0, private=10.0, private_burst=4, private_send_burst=2)
+    start = time.monotonic()
+    for _ in range(2):
+        await outbox.turn(5, new=True)
+    assert time.monotonic() - start < 0.05
+    await outbox.turn(5, new=True)  # the third new message waits for its bucket
+    assert time.monotonic() - start >= 0.09
+    edits = time.monotonic()
+    await outbox.turn(6)
+    await outbox.turn(6)
+    await outbox.turn(6)
+    await outbox.turn(6)
+    assert time.monotonic() - edits < 0.05  # four edits go at once in a fresh chat
+
+
+async def test_a_cleanup_delete_does_not_hold_up_the_caller_nor_a_hand(limited: tuple[BotApiServer, Bot]) -> None:
+    server, bot = limited
+    publisher = Publisher(bot, 20, 3.0, overall=600.0, private=20.0)
+    notice = await publisher.send(5, "your turn")
+    hand = await publisher.send(6, "hand")
+    assert notice is not None and hand is not None
+    publisher.delete_later(5, notice)
+    publisher.edit(6, hand, "hand 2", kind=Kind.OWN_HAND)
+    assert not server.messages[(5, notice)].deleted  # not yet: the caller went on at once
+    await publisher.flush()
+    assert server.messages[(5, notice)].deleted and server.messages[(6, hand)].text == "hand 2"
+
+
+async def test_forgetting_idle_chats_never_stops_the_outbox() -> None:
+    outbox = Outbox(overall=0, group_limit=0, private=50.0, private_burst=1)
+    outbox.sweep_every = 1  # forget idle chats after every grant
+    for _ in range(3):
+        await asyncio.gather(*(outbox.turn(chat) for chat in (5, 5, 5, 6, 6)))
+        await asyncio.sleep(0.05)  # their budgets fill up again: they are forgotten
+    await asyncio.wait_for(outbox.turn(7), 1.0)
