@@ -193,8 +193,10 @@ class Notifier:
             text, markup = self.hand(live, seat)
             self.publisher.edit(user, message_id, text, markup, kind=kind)
 
-    async def resend_hand(self, live: Live, seat: int, *, notify: bool = True) -> None:
-        """Move the hand message down with a notification: the player's turn has come."""
+    async def resend_hand(self, live: Live, seat: int, *, notify: bool = True, keep_old: bool = False) -> None:
+        """Send the seat's hand as a new message at the bottom of the private chat (with a notification
+        when ``notify``), and delete the one it replaces — unless ``keep_old``: a finished deal's closed
+        hand stays, showing that deal's last trick."""
         user = live.user_of(seat)
         if user is None:
             return
@@ -202,7 +204,7 @@ class Notifier:
         deal_no = live.state.deal_no
         text, markup = self.hand(live, seat)
         old = live.seats[seat].hand_message_id
-        if old is not None:
+        if old is not None and not keep_old:
             await self.publisher.delete(user, old)
         kind = Kind.TURN_HAND if notify else Kind.MESSAGE
         message_id = await self.publisher.send(user, text, markup, notify=notify, kind=kind)
@@ -226,8 +228,9 @@ class Notifier:
             if resume and current.hand_message_id is not None and current.hand_deal_no == state.deal_no:
                 await live.settled()
                 self.show_hand(live, seat)
-            else:
-                await self.resend_hand(live, seat, notify=seat == state.to_move)
+            else:  # a deal that just ended keeps its closed hands (announce showed its last trick there)
+                ended = not resume and current.hand_deal_no is not None and current.hand_deal_no < state.deal_no
+                await self.resend_hand(live, seat, notify=seat == state.to_move, keep_old=ended)
 
     def last_trick(self, live: Live, plays: Sequence[Action], winner: int | None, seat: int | None) -> list[str]:
         """The lines of a finished deal's last trick as ``seat`` (None: the group) sees it."""

@@ -396,6 +396,11 @@ async def test_stats_and_the_all_time_table_after_a_series(tmp_path: Path) -> No
             return await finished(world, game.game_id)
 
         await eventually(world, done, timeout=120, what="the series to finish")
+
+        async def told() -> bool:  # the outcome is posted after the series is stored (table edits may wait)
+            return any("goats" in m.text for m in world.group_messages())
+
+        await eventually(world, told, timeout=30, what="the outcome in the group")
         await ann.say(ann.user_id, "/stats")
         stats = world.server.bot_messages(ann.user_id)[-1].text
         assert "Four-card Kozel: 1 played" in stats and "molodkas" in stats

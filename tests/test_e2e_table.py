@@ -67,8 +67,10 @@ async def test_the_card_that_completes_a_trick_is_shown_with_who_took_it(world: 
             closed = world.server.messages[(GROUP, table_id)].text
             assert "Trick taken by" in closed and f"{mover.name}: {label}" in closed, closed
             for person in people:
-                old_hand = world.server.messages[(person.user_id, hands[person.user_id])].text
-                assert f"{mover.name}: {label}" in old_hand, old_hand
+                old_hand = world.server.messages[(person.user_id, hands[person.user_id])]
+                assert f"{mover.name}: {label}" in old_hand.text, old_hand.text
+                assert not old_hand.deleted, f"{person.name}'s closed hand of the deal was deleted"
+                assert old_hand.markup is None, old_hand  # closed: no button of the old deal stays
             break
         assert row.table_message_id is not None
         table_id = row.table_message_id

@@ -221,7 +221,7 @@ async def test_two_tabs_two_people_a_deep_link_a_toast_and_the_command_menu(up: 
             assert "Ann" in await answer.locator(".quote").inner_text(timeout=10_000)
             assert "/newgame czech" in await answer.locator(".quote").inner_text()
             assert await bob.locator("#pane-group .replying").is_hidden()
-            assert await ann.locator("#pane-group .row.bot", has_text="gathering").count() == 1
+            assert await ann.locator("#pane-group .row.bot", has_text="looking for players").count() == 1
             await ann.locator("#pane-group .key[data-callback$=':bot']").click()
             await ann.locator(".toast", has_text="computer").wait_for()  # the callback answer
             await ann.locator("#pane-group .row.bot", has_text="🤖").wait_for()
