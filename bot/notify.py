@@ -216,13 +216,8 @@ class Notifier:
         await live.settled()
         state = live.state
         game = live.game
-        if resume and game.table_message_id is not None and game.table_deal_no == state.deal_no:
-            self.show_table(live)
-        else:
-            deal_no = state.deal_no
-            message_id = await self.publisher.send(game.chat_id, self.table_text(live))
-            await self.storage.games.set_table_message(game.game_id, message_id, deal_no)
-            live.game = live.game.model_copy(update={"table_message_id": message_id, "table_deal_no": deal_no})
+        # The hands first: people wait for their cards, and a new message in the group may have to wait
+        # for the group's budget (about 20 a minute), which the table's edits share.
         for seat in range(state.num_players):
             current = live.seats[seat]
             if resume and current.hand_message_id is not None and current.hand_deal_no == state.deal_no:
@@ -231,6 +226,14 @@ class Notifier:
             else:  # a deal that just ended keeps its closed hands (announce showed its last trick there)
                 ended = not resume and current.hand_deal_no is not None and current.hand_deal_no < state.deal_no
                 await self.resend_hand(live, seat, notify=seat == state.to_move, keep_old=ended)
+        await live.settled()
+        if resume and game.table_message_id is not None and game.table_deal_no == state.deal_no:
+            self.show_table(live)
+        else:
+            deal_no = state.deal_no
+            message_id = await self.publisher.send(game.chat_id, self.table_text(live))
+            await self.storage.games.set_table_message(game.game_id, message_id, deal_no)
+            live.game = live.game.model_copy(update={"table_message_id": message_id, "table_deal_no": deal_no})
 
     def last_trick(self, live: Live, plays: Sequence[Action], winner: int | None, seat: int | None) -> list[str]:
         """The lines of a finished deal's last trick as ``seat`` (None: the group) sees it."""
