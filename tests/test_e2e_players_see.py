@@ -145,6 +145,11 @@ async def test_a_series_of_computer_players_only_is_told_in_score(tmp_path: Path
         game = await world.runner.storage.games.open_game(GROUP)
         assert game is not None and game.status == "active"
         await eventually(world, lambda: finished(world, game.game_id), timeout=180, what="the series to end")
+
+        async def told() -> bool:  # the outcome is posted after the series is stored (the outbox may hold it)
+            return any("🏆" in m.text for m in world.group_messages())
+
+        await eventually(world, told, timeout=30, what="the outcome in the group")
         tables = [m.text for m in world.group_messages() if "Penalty points in all:" in m.text]
         assert tables and all(re.search(r"🤖 Bot \d: \d", text) for text in tables), tables[:1]
         assert not any(re.search(r"🤖 Bot \d \d", text) for text in tables)
