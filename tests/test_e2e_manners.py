@@ -149,12 +149,12 @@ async def test_a_pending_timer_survives_a_restart(tmp_path: Path) -> None:
         await asyncio.sleep(0.5)
         await world.runner.start()
 
-        async def expired() -> bool:
+        async def expired() -> bool:  # the move is stored first; the notice follows when the outbox sends it
             row = await world.runner.storage.games.get(game.game_id)
-            return row is not None and row.action_count >= 1
+            told = any("ran out of time" in m.text for m in world.group_messages())
+            return row is not None and row.action_count >= 1 and told
 
         await eventually(world, expired, timeout=15, what="the timer armed before the restart")
-        assert any("ran out of time" in m.text for m in world.group_messages())
         assert world.server.violations == []
 
 
