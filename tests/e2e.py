@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from telegram import Bot
 from telegram.ext import Application
 
 from bot.app import build_application, webhook_options
@@ -50,6 +51,23 @@ class World:
 
     def group_messages(self, chat_id: int = GROUP) -> list[Message]:
         return self.server.bot_messages(chat_id)
+
+
+@asynccontextmanager
+async def server_and_bot(limits: Limits, group: int) -> AsyncIterator[tuple[FakeTelegram, Bot]]:
+    """A started server with ``limits``, a group and two started users (5, 6), and a bare ``Bot`` on it."""
+    server = FakeTelegram(limits=limits)
+    await server.start()
+    server.add_group(group, "G")
+    for user_id in (5, 6):
+        server.add_user(user_id, f"U{user_id}").started = True
+    bot = Bot(server.token, base_url=server.base_url)
+    await bot.initialize()
+    try:
+        yield server, bot
+    finally:
+        await bot.shutdown()
+        await server.stop()
 
 
 @asynccontextmanager

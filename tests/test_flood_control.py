@@ -14,23 +14,15 @@ from telegram.error import NetworkError, RetryAfter
 from bot.publisher import Publisher
 from playground.botapi import BotApiServer, FloodControl, Limits
 from tests.e2e import GROUP as E2E_GROUP
-from tests.e2e import PERIOD, running_world
+from tests.e2e import PERIOD, running_world, server_and_bot
 
 GROUP = -700
 
 
 @pytest.fixture
 async def fake() -> AsyncIterator[tuple[BotApiServer, Bot]]:
-    server = BotApiServer(limits=Limits())
-    await server.start()
-    server.add_group(GROUP, "G")
-    for user_id in (5, 6):
-        server.add_user(user_id, f"U{user_id}").started = True
-    bot = Bot(server.token, base_url=server.base_url)
-    await bot.initialize()
-    yield server, bot
-    await bot.shutdown()
-    await server.stop()
+    async with server_and_bot(Limits(), GROUP) as pair:
+        yield pair
 
 
 async def test_the_21st_message_into_a_group_within_a_minute_gets_429_with_retry_after(

@@ -12,6 +12,7 @@ from telegram import Bot
 from bot.outbox import Kind, Outbox, Waiter
 from bot.publisher import Publisher
 from playground.botapi import BotApiServer, Limits
+from tests.e2e import server_and_bot
 
 GROUP = -700
 
@@ -108,16 +109,8 @@ async def test_a_cancelled_wait_gives_its_turn_to_the_next() -> None:
 
 @pytest.fixture
 async def limited() -> AsyncIterator[tuple[BotApiServer, Bot]]:
-    server = BotApiServer(limits=Limits().scaled(0.05))  # Telegram's limits, twenty times faster
-    await server.start()
-    server.add_group(GROUP, "G")
-    for user_id in (5, 6):
-        server.add_user(user_id, f"U{user_id}").started = True
-    bot = Bot(server.token, base_url=server.base_url)
-    await bot.initialize()
-    yield server, bot
-    await bot.shutdown()
-    await server.stop()
+    async with server_and_bot(Limits().scaled(0.05), GROUP) as pair:  # Telegram's limits, twenty times faster
+        yield pair
 
 
 async def test_a_fast_players_taps_are_coalesced_and_never_refused(limited: tuple[BotApiServer, Bot]) -> None:
