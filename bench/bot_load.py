@@ -39,6 +39,21 @@ from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import BotRunner, Person, play_turn
 
 VARIANTS = ["/newgame 4", "/newgame classic", "/newgame czech"]
+OPEN_TIMEOUT = 900.0  # seconds one table may take to open when a thousand open at once under the limits
+OPENING = 50  # tables opened at once
+
+
+async def open_games(
+    server: FakeTelegram, runner: BotRunner, games: int, computers: int = 0
+) -> list[tuple[int, list[Person]]]:
+    """Open ``games`` tables, ``OPENING`` at a time (as groups would, not one after another)."""
+    gate = asyncio.Semaphore(OPENING)
+
+    async def one(index: int) -> tuple[int, list[Person]]:
+        async with gate:
+            return await open_game(server, runner, index, computers)
+
+    return list(await asyncio.gather(*(one(i) for i in range(games))))
 
 
 async def open_game(
@@ -61,9 +76,11 @@ async def open_game(
     for person in people:
         url = next(b["url"] for b in lobby.buttons() if "url" in b)
         await server.send_text(person.user_id, person.user_id, "/start " + url.split("?start=")[1])
-    while sum(1 for p in people if server.bot_messages(p.user_id)) < len(people):
-        await asyncio.sleep(0.005)
-    await server.settled(timeout=120)
+    # The creator starts once the lobby shows everyone seated (joins go into the group's budget of edits).
+    deadline = time.monotonic() + OPEN_TIMEOUT
+    while not all(p.name in server.messages[(chat_id, lobby.message_id)].text for p in people):
+        assert time.monotonic() < deadline, f"table {index}: the lobby never showed everyone"
+        await asyncio.sleep(0.05)
     for _ in range(computers):
         lobby = server.messages[(chat_id, lobby.message_id)]
         add = next(b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(":bot"))
@@ -98,7 +115,7 @@ async def run(
         await runner.start()
         tracemalloc.start()
         before, _ = tracemalloc.get_traced_memory()
-        opened = [await open_game(server, runner, i, computers) for i in range(games)]
+        opened = await open_games(server, runner, games, computers)
         await runner.publisher.flush()
         snapshot = tracemalloc.take_snapshot().filter_traces(
             [tracemalloc.Filter(True, f"*/{pkg}/*") for pkg in ("engine", "storage", "bot")]
@@ -224,7 +241,7 @@ async def play_people(conn: Connection, plan: Plan) -> None:
     conn.send(Address(server.token, server.base_url))
     assert await receive() == "bot up"
     runner = cast(BotRunner, None)  # the bot is in the other process: a person watches his own chat instead
-    opened = [await open_game(server, runner, i) for i in range(games)]
+    opened = await open_games(server, runner, games)
     await server.settled(timeout=300)
     conn.send("opened")
     assert await receive() == "play"
@@ -336,6 +353,7 @@ async def run_split(
         bot_bytes = sum(stat.size for stat in snapshot.statistics("filename"))
         tracemalloc.stop()
         rss_before = rss_mib()
+        kinds_before = runner.publisher.calls_by_kind.copy()
         cpu = time.process_time()
         mine.send("play")
         assert await receive() == "played"
@@ -345,6 +363,7 @@ async def run_split(
         mine.send("flushed")
         result: dict[str, Any] = await receive()
         retries = dict(runner.publisher.retries)
+        by_kind = {kind.name.lower(): n - kinds_before[kind] for kind, n in runner.publisher.calls_by_kind.items()}
         await runner.stop()
     mine.send("bot down")
     side.join(30)
@@ -355,6 +374,9 @@ async def run_split(
         bot_memory_per_game_kib=round((bot_bytes - before) / games / 1024, 1),
         bot_rss_mib_before_and_after_play=[rss_before, rss_after],
         retries=retries,
+        rate_limited_calls_per_card_by_kind={k: round(n / played, 3) for k, n in sorted(by_kind.items())}
+        if played
+        else None,
     )
     return result
 
@@ -381,30 +403,39 @@ class Watch:
         self.taps: dict[int, list[float]] = {}  # user -> taps not yet seen answered
         self.last_tap: dict[int, float] = {}  # table -> the latest tap at it
         self.turn_shown: dict[int, bool] = {}  # user -> whether his hand last said it was his turn
+        self.tapped_hand: dict[int, int] = {}  # user -> the hand message he last tapped
         self.own: list[float] = []
         self.own_by_table: dict[int, list[float]] = {}
         self.turn: list[float] = []
         self.waits = False
         self.changed: dict[int, asyncio.Event] = {}
 
-    def tapped(self, user_id: int) -> asyncio.Event | None:
-        """Note a tap; with ``waits``, the event set when his chat next changes."""
+    def tapped(self, user_id: int, message_id: int) -> asyncio.Event | None:
+        """Note a tap on his hand ``message_id``; with ``waits``, the event set when his hand next changes."""
         now = time.time()
         self.taps.setdefault(user_id, []).append(now)
+        self.tapped_hand[user_id] = message_id
         self.last_tap[self.table_of[user_id]] = now
         if not self.waits:
             return None
         changed = self.changed[user_id] = asyncio.Event()
         return changed
 
+    def refused(self, user_id: int) -> None:
+        """His last tap was answered with an alert (nothing in his hand changes for it)."""
+        if taps := self.taps.get(user_id):
+            taps.pop()
+        self.changed.pop(user_id, None)
+
     def heard(self, kind: str, subject: Any) -> None:
         if kind not in ("new", "edit") or subject.chat_id not in self.table_of:
             return
         now = time.time()
         user = subject.chat_id
-        if (changed := self.changed.pop(user, None)) is not None:
+        hand = subject.message_id == self.tapped_hand.get(user) if kind == "edit" else bool(subject.buttons())
+        if hand and (changed := self.changed.pop(user, None)) is not None:
             changed.set()
-        for tap in self.taps.pop(user, []):
+        for tap in self.taps.pop(user, []) if hand else ():
             self.own.append(now - tap)
             self.own_by_table.setdefault(self.table_of[user], []).append(now - tap)
         turn = "👉" in subject.text
@@ -423,9 +454,11 @@ class LoadPerson(Person):
     watch: Watch | None = None
 
     async def press(self, message: Any, data: str) -> dict[str, Any]:
-        changed = self.watch.tapped(self.user_id) if self.watch is not None else None
+        changed = self.watch.tapped(self.user_id, message.message_id) if self.watch is not None else None
         answer = await self.server.answer_of(await self.server.press(self.user_id, message, data), timeout=120)
-        if changed is not None:  # the bot is in another process: he looks at his hand until it changes
+        if answer.get("text") and self.watch is not None:  # refused with an alert: his hand stays as it is
+            self.watch.refused(self.user_id)
+        elif changed is not None:  # the bot is in another process: he looks at his hand until it changes
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), 60)
         else:

@@ -94,6 +94,7 @@ class Publisher:
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}
         self.calls: Counter[str] = Counter()
+        self.calls_by_kind: Counter[Kind] = Counter()  # rate-limited calls made, by whom they were for
         self.retries: Counter[str] = Counter()  # requests made again after a 5xx, network error or timeout
         self.on_forbidden: Callable[[int], None] | None = None  # told of a private chat that refuses us (403)
 
@@ -121,6 +122,7 @@ class Publisher:
             try:
                 await self.outbox.turn(chat_id, kind, new=True)
                 self.calls["sendMessage"] += 1
+                self.calls_by_kind[kind] += 1
                 message = await self.bot.send_message(
                     chat_id,
                     render.text,
@@ -200,6 +202,7 @@ class Publisher:
                     continue  # deleted meanwhile, or shown already: the turn is not used
                 try:
                     self.calls["editMessageText"] += 1
+                    self.calls_by_kind[min(kind, self._kinds.get(key, kind))] += 1  # hurried: the newer kind
                     await self.bot.edit_message_text(
                         render.text,
                         chat_id=key[0],
@@ -249,7 +252,7 @@ class Publisher:
         if chat_id > 0 and self.on_forbidden is not None:
             self.on_forbidden(chat_id)
 
-    def delete_later(self, chat_id: int, message_id: int, kind: Kind = Kind.HAND) -> None:
+    def delete_later(self, chat_id: int, message_id: int, kind: Kind = Kind.TABLE) -> None:
         """Delete a message nobody waits to see gone (a turn notice whose turn passed): in the background,
         when its turn comes, without holding up the caller (``flush`` waits for it)."""
         task = asyncio.create_task(self.delete(chat_id, message_id, kind))
@@ -266,6 +269,7 @@ class Publisher:
             try:
                 await self.outbox.turn(chat_id, kind, per_chat=False)
                 self.calls["deleteMessage"] += 1
+                self.calls_by_kind[kind] += 1
                 return bool(await self.bot.delete_message(chat_id, message_id))
             except (BadRequest, Forbidden) as exc:
                 log.info("could not delete %s: %s", key, exc)
