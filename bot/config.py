@@ -20,7 +20,8 @@ class Settings(BaseSettings):
     telegram_base_url: str | None = None
     log_level: str = "INFO"
     lobby_ttl_seconds: float = 900.0
-    turn_ping_seconds: float = 5.0
+    turn_ping_seconds: float = 5.0  # a player whose turn came is notified after this long ...
+    turn_ping_watching_seconds: float = 20.0  # ... or this long if he pressed his hand in the last minute
     rate_overall_per_second: float = 30.0
     rate_group_per_minute: float = 20.0
     rate_private_per_second: float = 1.0  # messages and edits into one private chat (the publisher's outbox)

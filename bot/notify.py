@@ -54,15 +54,30 @@ if TYPE_CHECKING:
     from bot.clock import Clock, Handle
 
 
+WATCHING = 60.0  # seconds after a press of his hand in which a player is taken to be looking at it
+
+
 class Notifier:
     def __init__(
-        self, storage: Storage, publisher: Publisher, games: LiveGames, clock: Clock, turn_ping: float
+        self,
+        storage: Storage,
+        publisher: Publisher,
+        games: LiveGames,
+        clock: Clock,
+        turn_ping: float,
+        *,
+        turn_ping_watching: float | None = None,
     ) -> None:
+        """``turn_ping``: seconds before a player whose turn came is notified; ``turn_ping_watching``: the
+        same for a player who pressed a button of his hand within ``WATCHING`` seconds (he is probably
+        looking at it: a notification would only buzz), by default the same."""
         self.storage = storage
         self.publisher = publisher
         self.games = games
         self.clock = clock
         self.turn_ping = turn_ping
+        self.turn_ping_watching = turn_ping if turn_ping_watching is None else turn_ping_watching
+        self._pressed_at: dict[tuple[int, int], float] = {}  # (game, seat) -> when he last pressed
         self._telling: dict[int, asyncio.Lock] = {}
         self._pings: dict[tuple[int, int], Handle] = {}
         self._pinged: dict[tuple[int, int], tuple[int, int]] = {}  # (game, seat) -> his turn notice (chat, id)
@@ -102,24 +117,29 @@ class Notifier:
     async def _one_event(self, event: Event, pressed: set[int]) -> None:
         """Show one event; ``pressed``: the seats whose press caused it (their own hands come first)."""
 
-        def kind(seat: int) -> Kind:
-            return Kind.OWN_HAND if seat in pressed else Kind.HAND
+        def kind(live: Live, seat: int) -> Kind:
+            """The presser looks at his hand; a player who may act now (out of turn) needs his at once too;
+            the others' hands only follow the table."""
+            if seat in pressed:
+                return Kind.OWN_HAND
+            return Kind.TURN_HAND if live.state.legal_actions(seat) else Kind.HAND
 
         match event:
             case Applied(live=live, seats=seats):
                 self.show_table(live)
                 for seat in seats:
-                    self.show_hand(live, seat, kind(seat))
+                    self.show_hand(live, seat, kind(live, seat))
             case TrickTaken():
                 pass  # the table of the same action shows it
             case TurnCame(live=live, seat=seat, version=version):
                 self.show_hand(live, seat, Kind.TURN_HAND)  # the hand stays where it is: he may be choosing cards in it
-                if self.turn_ping <= 0:
+                if self.ping_delay(live.game_id, seat) <= 0:
                     await self.send_ping(live, seat)
                 else:
                     self.schedule_ping(live.game_id, seat, version)
             case Pressed(live=live, seat=seat):
                 self.cancel_ping(live.game_id, seat)
+                self._pressed_at[(live.game_id, seat)] = self.clock.now()
             case DealEnded(live=live, deals_before=before, last_trick=last, winner=winner):
                 await self.announce(live, before, last, winner)
                 await self.open_deal(live)
@@ -130,9 +150,10 @@ class Notifier:
             case SeriesEnded(live=live, deals_before=before, last_trick=last, winner=winner):
                 for seat in range(len(live.seats)):
                     self.cancel_ping(live.game_id, seat)
+                self.forget_presses(live.game_id)
                 await self.announce(live, before, last, winner)
             case HandChanged(live=live, seat=seat):
-                self.show_hand(live, seat, kind(seat))
+                self.show_hand(live, seat, kind(live, seat))
             case SeatChanged(live=live, seat=seat, key=key, name=name, back=back):
                 self.show_table(live)
                 if back:
@@ -147,6 +168,7 @@ class Notifier:
                 self.close(event)
                 if ended is not None:
                     await self.drop_pings(ended, every=True)
+                    self.forget_presses(ended.game_id)
             case Say(chat_id=chat_id, text=text, markup=markup, lobby_of=lobby_of):
                 message_id = await self.publisher.send(chat_id, text, markup)
                 if lobby_of is not None:
@@ -299,11 +321,23 @@ class Notifier:
 
     # --- a private word when the turn came ------------------------------------------------------------------
 
+    def ping_delay(self, game_id: int, seat: int) -> float:
+        """How long a player whose turn came may take before he is notified: longer when he pressed a
+        button of his hand lately (he is probably looking at it)."""
+        pressed = self._pressed_at.get((game_id, seat))
+        watching = pressed is not None and self.clock.now() - pressed < WATCHING
+        return self.turn_ping_watching if watching else self.turn_ping
+
+    def forget_presses(self, game_id: int) -> None:
+        for key in [k for k in self._pressed_at if k[0] == game_id]:
+            del self._pressed_at[key]
+
     def schedule_ping(self, game_id: int, seat: int, version: int) -> None:
-        """Notify a player whose turn came, unless he moves within ``turn_ping`` seconds (a player who is
+        """Notify a player whose turn came, unless he moves within ``ping_delay`` seconds (a player who is
         watching needs no notification, and an edit costs one call where a notification costs two)."""
         self.cancel_ping(game_id, seat)
-        self._pings[(game_id, seat)] = self.clock.later(self.turn_ping, self.ping, game_id, seat, version)
+        delay = self.ping_delay(game_id, seat)
+        self._pings[(game_id, seat)] = self.clock.later(delay, self.ping, game_id, seat, version)
 
     def cancel_ping(self, game_id: int, seat: int) -> None:
         if (old := self._pings.pop((game_id, seat), None)) is not None:

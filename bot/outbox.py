@@ -7,12 +7,14 @@ the budgets are never exceeded and Telegram never needs to refuse.  Callback ans
 Telegram and never wait here: they come first.
 
 The calls waiting are served earliest due first; a call is due ``grace[kind]`` seconds after it began
-to wait, so a presser's own hand (no grace) goes before the hand of the player whose turn came, which goes
-before other messages, then the hands of players nobody waits for, then the group's table (the most
-grace): the table lags, the hands that matter do not.  The graces are long, so that this is nearly a strict
-priority: past capacity the table edits are shed first (they are coalesced per message: the publisher sends
-only the newest render of a message when its turn comes, so one edit then shows many cards), and still no
-table starves: an edit that has waited out its grace goes before any newer hand.
+to wait, so a presser's own hand (no grace) goes before the hand of the player whose turn came (or who may
+act out of turn), which goes before other messages, then the group's table, then the hands of players
+who may not act (the most grace: the edit that comes when his turn does shows the same and more): the
+table lags, the hands that matter do not.  The graces are long, so that this is nearly a strict
+priority: past capacity the idle hands' and the table's edits are shed first (they are coalesced per
+message: the publisher sends only the newest render of a message when its turn comes, so one edit then
+shows many cards), and still no table starves: an edit that has waited out its grace goes before any newer
+hand.
 
 Budgets are token buckets (a rate and a burst); a group has a sliding window too, so that no window of
 ``group_period`` seconds holds more than ``group_limit`` calls whatever the burst, and a private chat a
@@ -40,8 +42,9 @@ class Kind(IntEnum):
     OWN_HAND = 0  # the presser's own hand: he is looking at it
     TURN_HAND = 1  # the hand of the player whose turn came
     MESSAGE = 2  # any other message: a send, a lobby, a notice
-    HAND = 3  # the hand of a player who is not waiting for it (another's card or trick changed it)
-    TABLE = 4  # the group's table: may lag, coalesced to the newest state
+    TABLE = 3  # the group's table: may lag, coalesced to the newest state
+    HAND = 4  # the hand of a player who may not act (another's card changed it): his turn's edit will
+    # show it if the budget has no room before
 
 
 SWEEP = 4096  # grants between two sweeps of idle chats
@@ -49,8 +52,8 @@ GRACE: Mapping[Kind, float] = {  # long graces: near strict priority, with a bou
     Kind.OWN_HAND: 0.0,
     Kind.TURN_HAND: 0.5,
     Kind.MESSAGE: 2.0,
-    Kind.HAND: 15.0,
     Kind.TABLE: 30.0,
+    Kind.HAND: 60.0,
 }
 
 

@@ -83,7 +83,14 @@ def build(
     games = LiveGames(storage)
     tasks = Tasks()
     clock = make_clock(tasks)
-    notifier = Notifier(storage, publisher, games, clock, settings.turn_ping_seconds)
+    notifier = Notifier(
+        storage,
+        publisher,
+        games,
+        clock,
+        settings.turn_ping_seconds,
+        turn_ping_watching=settings.turn_ping_watching_seconds,
+    )
     tell = notifier.tell
     table = Table(storage, games, tell)
     computers = Computers(

@@ -16,7 +16,18 @@ from telegram import Update
 
 from playground.botapi import BotApiServer as FakeTelegram
 from playground.botapi import Limits
-from tests.e2e import GROUP, Person, World, finished, open_game, play_moves, play_until, replay, running_world
+from tests.e2e import (
+    GROUP,
+    Person,
+    World,
+    eventually,
+    finished,
+    open_game,
+    play_moves,
+    play_until,
+    replay,
+    running_world,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -201,6 +212,46 @@ async def test_a_player_whose_turn_came_is_notified_unless_he_moves_first(tmp_pa
         await runner.settle()
         latest = third.hand()
         assert latest is not None and latest.message_id == hand.message_id
+        assert server.violations == []
+
+
+async def test_a_player_who_pressed_his_hand_lately_is_notified_later(tmp_path: Path) -> None:
+    """Someone who pressed a button of his hand in the last minute is probably looking at it: when his turn
+    comes again he is notified after the longer delay (3 s here), not the short one (0.3 s) kept for
+    someone away.  Measured on the server's clock, from the edit that showed him his turn."""
+    async with running_world(tmp_path, turn_ping_seconds=0.3, turn_ping_watching_seconds=3.0) as world:
+        server, runner = world.server, world.runner
+        people, _ = await open_game(world, "/newgame czech", 3)
+        first = next(p for p in people if p.my_turn())
+        message, actions, _ = first.options()
+        assert message is not None
+        await first.press(message, actions[0])
+        pressed = time.time()
+        while not first.my_turn():  # the others move at once, until the turn comes back to him
+            mover = next(p for p in people if p.my_turn())
+            message, actions, _ = mover.options()
+            assert message is not None
+            await mover.press(message, actions[0])
+            await runner.settle()
+
+        def calls(method: str) -> list[float]:
+            """When ``method`` was called into his chat with "your turn" in it, since his press."""
+            return [
+                c.at
+                for c in server.calls
+                if c.method == method
+                and c.params.get("chat_id") in (first.user_id, str(first.user_id))
+                and "👉" in str(c.params.get("text", ""))
+                and c.at >= pressed
+            ]
+
+        async def notified() -> bool:
+            return bool(calls("sendMessage"))
+
+        await eventually(world, notified, timeout=30, what="the later notification")
+        ping = calls("sendMessage")[0]
+        shown = max(at for at in calls("editMessageText") if at <= ping)  # his hand said it was his turn
+        assert ping - shown >= 2.0, f"notified {ping - shown:.2f} s after his turn came, having just pressed"
         assert server.violations == []
 
 

@@ -1,0 +1,54 @@
+"""What the notifier asks of the publisher, without Telegram: whose hand is edited how urgently."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from bot.clock import Clock
+from bot.events import Applied, Pressed
+from bot.notify import Notifier
+from bot.outbox import Kind
+from bot.publisher import Publisher
+from tests.test_table import started, user
+from tests.usecases import bench
+
+
+async def test_F10_a_hand_that_may_act_out_of_turn_is_as_urgent_as_a_turn_and_idle_hands_wait(tmp_path: Path) -> None:
+    """After a move: the mover's own hand is edited first, then the hand of every player who may act now (his
+    turn, or out of turn: a molodka in four-card Kozel, F10), and last the hands of players who
+    may not act, which only follow the table (the budget may shed those: his turn's edit shows the same)."""
+    async with bench(tmp_path) as b:
+        shown: list[tuple[int, Kind]] = []
+        notifier = Notifier(b.storage, Publisher.__new__(Publisher), b.games, Clock(b.tasks), 5.0)
+
+        def show_hand(live: Any, seat: int, kind: Kind = Kind.MESSAGE) -> None:
+            shown.append((seat, kind))
+
+        notifier.show_hand = show_hand  # type: ignore[method-assign]
+        notifier.show_table = lambda live: None  # type: ignore[method-assign]
+        rng = random.Random(3)
+        out_of_turn = series = 0
+        while not out_of_turn and series < 20:  # a molodka (F10) now and then lets a player act out of turn
+            live = await started(b, "four_card", 4)
+            series += 1
+            while not live.state.is_over:
+                action = rng.choice([a for s in range(4) for a in live.state.legal_actions(s)])
+                async with b.games.lock(live.game_id):
+                    events = await b.table.act(live, action, user(action.seat))
+                applied = [e for e in events if isinstance(e, Applied)]
+                if not applied:
+                    continue
+                shown.clear()
+                await notifier.tell([Pressed(live, action.seat), *applied])
+                assert shown, "a move changed no hand"
+                for seat, kind in shown:
+                    if seat == action.seat:
+                        assert kind is Kind.OWN_HAND
+                    elif live.state.legal_actions(seat):
+                        assert kind is Kind.TURN_HAND, (seat, kind)
+                        out_of_turn += seat != live.state.to_move
+                    else:
+                        assert kind is Kind.HAND, (seat, kind)
+        assert out_of_turn, "no move left a player able to act out of turn: the test saw nothing"
