@@ -347,6 +347,9 @@ async def run_split(
         mine.send("bot up")
         assert await receive() == "opened"
         await runner.publisher.flush()
+        while runner.publisher.outbox.waiting():  # the opening's messages still on their way: play starts after
+            await asyncio.sleep(0.1)
+            await runner.publisher.flush()
         snapshot = tracemalloc.take_snapshot().filter_traces(
             [tracemalloc.Filter(True, f"*/{pkg}/*") for pkg in ("engine", "storage", "bot")]
         )

@@ -326,7 +326,7 @@ class Notifier:
         button of his hand lately (he is probably looking at it)."""
         pressed = self._pressed_at.get((game_id, seat))
         watching = pressed is not None and self.clock.now() - pressed < WATCHING
-        return self.turn_ping_watching if watching else self.turn_ping
+        return self.turn_ping_watching if watching and self.turn_ping > 0 else self.turn_ping  # 0: every turn
 
     def forget_presses(self, game_id: int) -> None:
         for key in [k for k in self._pressed_at if k[0] == game_id]:

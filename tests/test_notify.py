@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bot.clock import Clock
 from bot.events import Applied, Pressed
-from bot.notify import Notifier
+from bot.notify import WATCHING, Notifier
 from bot.outbox import Kind
 from bot.publisher import Publisher
 from tests.test_table import started, user
@@ -52,3 +52,30 @@ async def test_F10_a_hand_that_may_act_out_of_turn_is_as_urgent_as_a_turn_and_id
                     else:
                         assert kind is Kind.HAND, (seat, kind)
         assert out_of_turn, "no move left a player able to act out of turn: the test saw nothing"
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.at = 1000.0
+
+    def now(self) -> float:
+        return self.at
+
+
+def test_a_player_who_pressed_lately_is_notified_later_unless_every_turn_is_notified_at_once() -> None:
+    clock = FakeClock()
+    never = cast(Any, None)
+
+    def notifier(turn_ping: float) -> Notifier:
+        return Notifier(never, never, never, cast(Clock, clock), turn_ping, turn_ping_watching=20.0)
+
+    for ping, watching in ((5.0, 20.0), (0.0, 0.0)):  # 0: every turn notified at once, however he pressed
+        n = notifier(ping)
+        assert n.ping_delay(1, 2) == ping  # never pressed: away
+        n._pressed_at[(1, 2)] = clock.now()
+        assert n.ping_delay(1, 2) == watching
+        assert n.ping_delay(1, 3) == ping  # another seat
+        clock.at += WATCHING
+        assert n.ping_delay(1, 2) == ping  # a minute later he counts as away again
+        n.forget_presses(1)
+        assert not n._pressed_at
