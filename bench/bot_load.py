@@ -14,6 +14,18 @@ The fake server runs in the same process and on the same core, so its work is co
 With ``--computers K`` every table seats K strong computer players (default budget and pause) beside 4 − K
 people, who think in W worker processes (0: threads of the bot's process): the latency of the people's
 presses shows whether the thinking stays off the event loop.
+
+``--split --limits --pace 4`` is issue 16's measurement: the bot alone in this process (its CPU and memory
+measured), the fake server with Telegram's flood control and the simulated people in another; the tables
+open 50 at a time, play starts once the opening's messages are out, and each table plays a card every
+``pace`` seconds on average (uniform between a quarter and 1.75 times that) while someone may move.  A
+person taps, then looks at the hand he tapped until it changes (a message of another kind reaching his chat,
+such as a turn notice, is not the answer to his tap; a tap refused with an alert changes nothing).
+Reported: press → the presser's own hand changed (p50/p99, and the p99 of the best and the worst table);
+the turn came → that player's hand said so (p50/p99); a press → the group's table changed (staleness);
+429s received; rate-limited calls per card (per move: a four-card move of several cards is one) by method,
+and by whom the bot made them for (``own_hand``, ``turn_hand``, ``message``, ``table``, idle ``hand``);
+the bot's CPU ms per card and memory per game.
 """
 
 from __future__ import annotations
@@ -34,11 +46,14 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, cast
 
+from bot import callbacks
+from engine.actions import Kind
 from playground.botapi import EXEMPT, Limits
 from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import BotRunner, Person, play_turn
 
 VARIANTS = ["/newgame 4", "/newgame classic", "/newgame czech"]
+PUT_DOWN = frozenset({Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.MOLODKA, Kind.PLAY})  # moves that play cards
 OPEN_TIMEOUT = 900.0  # seconds one table may take to open when a thousand open at once under the limits
 OPENING = 50  # tables opened at once
 
@@ -308,6 +323,10 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             "flood_429": len(server.limited) - first_limited,
             "flood_429_first": server.limited[first_limited : first_limited + 3],
             "rate_limited_calls_per_card": round(sum(limited.values()) / played, 2) if played else None,
+            "cards_put_down": watch.cards,
+            "rate_limited_calls_per_card_put_down": round(sum(limited.values()) / watch.cards, 2)
+            if watch.cards
+            else None,
             "calls_per_card_by_method": {m: round(n / played, 3) for m, n in sorted(by_method.items())}
             if played
             else None,
@@ -407,6 +426,7 @@ class Watch:
         self.last_tap: dict[int, float] = {}  # table -> the latest tap at it
         self.turn_shown: dict[int, bool] = {}  # user -> whether his hand last said it was his turn
         self.tapped_hand: dict[int, int] = {}  # user -> the hand message he last tapped
+        self.cards = 0  # cards put on the table by the moves made (a four-card move may put down several)
         self.own: list[float] = []
         self.own_by_table: dict[int, list[float]] = {}
         self.turn: list[float] = []
@@ -461,7 +481,11 @@ class LoadPerson(Person):
         answer = await self.server.answer_of(await self.server.press(self.user_id, message, data), timeout=120)
         if answer.get("text") and self.watch is not None:  # refused with an alert: his hand stays as it is
             self.watch.refused(self.user_id)
-        elif changed is not None:  # the bot is in another process: he looks at his hand until it changes
+            return answer
+        press = callbacks.parse(data)
+        if self.watch is not None and isinstance(press, callbacks.Play) and press.action.kind in PUT_DOWN:
+            self.watch.cards += len(press.action.cards)
+        if changed is not None:  # the bot is in another process: he looks at his hand until it changes
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), 60)
         else:
