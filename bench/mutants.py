@@ -89,7 +89,7 @@ MUTATIONS: list[Mutation] = [
     m("F4", "every deal of a series is the same shuffle (the deal number is not part of the seed)", CORE,
       'f"kozel/{seed}/{deal_no}/{attempt}"', 'f"kozel/{seed}/{attempt}"'),
     m("F4", "the dealer deals to himself first", CORE,
-      "hands[(dealer + 1 + i) % num_players]", "hands[(dealer + i) % num_players]"),
+      "deck[(seat - dealer - 1) % num_players : end", "deck[(seat - dealer) % num_players : end"),
     m("F5", "the trump card may be the first card of the last four of the stock", FOUR,
       "rng.randrange(4, STOCK_SIZE - 4)", "rng.randrange(4, STOCK_SIZE - 3)"),
     m("F5", "the trump card may be the last card of the first four of the stock", FOUR,
@@ -107,7 +107,7 @@ MUTATIONS: list[Mutation] = [
     m("F7", "no lead of three cards", FOUR,
       "range(1, min(len(cards), 3) + 1)", "range(1, min(len(cards), 2) + 1)"),
     m("F7", "a lead may mix suits", FOUR,
-      "cards = tuple([c for c in hand if c >> 4 == suit])", "cards = tuple(hand)"),
+      "cards = tuple(hand[start:i])  # the cards of one suit", "cards = tuple(hand)  # the cards of one suit"),
     m("F8", "beats are paired in the order of the cards, no other pairing is tried", FOUR,
       "        return (m >> x & n >> z | m >> z & n >> x) & 1 == 1\n    masks = [beaten_by[y] for y in top]\n"
       "    return any(all(m >> x & 1 for x, m in zip(perm, masks, strict=True)) for perm in permutations(cards))\n",
@@ -129,16 +129,42 @@ MUTATIONS: list[Mutation] = [
       "if self.answered == 3:", "if self.answered == 4:"),
     m("F8", "no discard when a beat is possible", FOUR,
       "                    actions.append(beat[card])\n                actions.append(discard[card])\n"
-      "            return actions\n        for combo in combinations(hand, size):\n"
-      "            if can_beat(combo, top, self.trump):\n"
-      "                actions.append(Action(seat, Kind.BEAT, combo))\n"
-      "            actions.append(Action(seat, Kind.DISCARD, combo))\n",
+      "            return actions\n"
+      "        trump = self.trump\n"
+      "        if size == 2:  # two-card answers, their actions made once\n"
+      "            beats, discards = BEAT_TWO[seat], DISCARD_TWO[seat]\n"
+      "            for combo in combinations(hand, size):\n"
+      "                beat_two = beats.get(combo)\n"
+      "                if beat_two is None:\n"
+      "                    beat_two = beats[combo] = Action(seat, BEAT, combo)\n"
+      "                    discards[combo] = Action(seat, DISCARD, combo)\n"
+      "                if can_beat(combo, top, trump):\n"
+      "                    actions.append(beat_two)\n"
+      "                actions.append(discards[combo])\n"
+      "            return actions\n"
+      "        for combo in combinations(hand, size):\n"
+      "            if can_beat(combo, top, trump):\n"
+      "                actions.append(Action(seat, BEAT, combo))\n"
+      "            actions.append(Action(seat, DISCARD, combo))\n",
       "                    actions.append(beat[card])\n"
       "                else:\n                    actions.append(discard[card])\n"
-      "            return actions\n        for combo in combinations(hand, size):\n"
-      "            if can_beat(combo, top, self.trump):\n"
-      "                actions.append(Action(seat, Kind.BEAT, combo))\n"
-      "            else:\n                actions.append(Action(seat, Kind.DISCARD, combo))\n"),
+      "            return actions\n"
+      "        trump = self.trump\n"
+      "        if size == 2:  # two-card answers, their actions made once\n"
+      "            beats, discards = BEAT_TWO[seat], DISCARD_TWO[seat]\n"
+      "            for combo in combinations(hand, size):\n"
+      "                beat_two = beats.get(combo)\n"
+      "                if beat_two is None:\n"
+      "                    beat_two = beats[combo] = Action(seat, BEAT, combo)\n"
+      "                    discards[combo] = Action(seat, DISCARD, combo)\n"
+      "                if can_beat(combo, top, trump):\n"
+      "                    actions.append(beat_two)\n"
+      "                else:\n                    actions.append(discards[combo])\n"
+      "            return actions\n"
+      "        for combo in combinations(hand, size):\n"
+      "            if can_beat(combo, top, trump):\n"
+      "                actions.append(Action(seat, BEAT, combo))\n"
+      "            else:\n                actions.append(Action(seat, DISCARD, combo))\n"),
     m("F9", "the beat does not become the current top", FOUR,
       "self.top = len(self.trick) - 1  # F8", "pass  # F8"),
     m("F9", "the leader always takes the trick", FOUR,

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Literal
 
 from engine.actions import Action, Kind, one_card_actions
 from engine.cards import RANKS_32, RANKS_36, Card, Rank, Suit, full_deck, parse_cards
-from engine.core import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin
+from engine.core import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin, shuffle
 from engine.registry import Variant, check_layout, register
 
 DECK_36: tuple[Card, ...] = full_deck(RANKS_36)
@@ -107,7 +107,7 @@ class ClassicState(GameState):
 
     def _make_layout(self, rng: random.Random) -> Layout:
         deck = list(self.deck)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         hands = deal_round_robin(deck, self.dealer, 4, len(deck) // 4)  # C2: all the cards
         return Layout(tuple(tuple(h) for h in hands))
 
@@ -156,6 +156,11 @@ class ClassicState(GameState):
             ):
                 actions.append(Action(seat, Kind.EXCHANGE, (trumps[0],)))  # C7
         return actions
+
+    def _others_may_act(self) -> bool:
+        """Out of turn there is only the redeal and going out of trumps before the first lead (C6, C7), and
+        while a card is owed back only the partner who owes it acts (and he is the one to move)."""
+        return self.giving_back >= 0 or (not self.trick and not self.tricks_done)
 
     def _plays(self, seat: int, hand: list[Card]) -> list[Action]:
         if not self.trick:

@@ -15,7 +15,7 @@ from pydantic import Field
 
 from engine.actions import Action, Kind, one_card_actions
 from engine.cards import RANKS_32, Card, Rank, Suit, full_deck
-from engine.core import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin
+from engine.core import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin, shuffle
 from engine.registry import Variant, check_layout, register
 
 DECK: tuple[Card, ...] = full_deck(RANKS_32)  # K2; the Rank values already run 7 8 9 10 U O K A
@@ -80,7 +80,7 @@ class CzechState(GameState):
 
     def _make_layout(self, rng: random.Random) -> Layout:
         deck = list(DECK)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         n = self.num_players
         per = HAND_SIZES[n]
         hands = deal_round_robin(deck, self.dealer, n, per)
@@ -116,6 +116,10 @@ class CzechState(GameState):
         if not self.doubled and not self.trick and not self.tricks_done and KOZEL in hand:
             actions.append(Action(seat, Kind.DOUBLE, (KOZEL,)))  # K6
         return actions
+
+    def _others_may_act(self) -> bool:
+        """Out of turn there is only the double, before the first card of the deal (K6)."""
+        return not self.doubled and not self.trick and not self.tricks_done
 
     # --- applying ---------------------------------------------------------------------------------------
 

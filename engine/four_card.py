@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from typing import Any, ClassVar
@@ -19,6 +18,7 @@ from engine.core import (
     Outcome,
     TrickRecord,
     deal_round_robin,
+    shuffle,
 )
 from engine.registry import Variant, check_layout, register
 
@@ -78,9 +78,14 @@ def can_beat(cards: tuple[Card, ...], top: tuple[Card, ...], trump: int) -> bool
     return any(all(m >> x & 1 for x, m in zip(perm, masks, strict=True)) for perm in permutations(cards))
 
 
+LEAD, BEAT, DISCARD, MOLODKA = Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.MOLODKA
+
 # One-card beats and discards, made once: the most frequent answers.
 BEAT_ONE = one_card_actions(Kind.BEAT, 4)
 DISCARD_ONE = one_card_actions(Kind.DISCARD, 4)
+# Two-card beats and discards by seat and cards, made when first met: at most 4 × 630 of each.
+BEAT_TWO: list[dict[tuple[Card, ...], Action]] = [{} for _ in range(4)]
+DISCARD_TWO: list[dict[tuple[Card, ...], Action]] = [{} for _ in range(4)]
 
 
 def _suit_leads(seat: int, cards: tuple[Card, ...]) -> tuple[Action, ...]:
@@ -93,8 +98,8 @@ def _suit_leads(seat: int, cards: tuple[Card, ...]) -> tuple[Action, ...]:
     return tuple(actions)
 
 
-# The leads of a seat from a suit's cards, by (seat, cards): at most 4 × 4 × 255 entries.
-_SUIT_LEADS: dict[tuple[int, tuple[Card, ...]], tuple[Action, ...]] = {}
+# The leads of a seat from a suit's cards, by seat, then cards: at most 4 × 4 × 255 entries.
+_SUIT_LEADS: list[dict[tuple[Card, ...], tuple[Action, ...]]] = [{} for _ in range(4)]
 
 
 def defeat_points(points: int, tricks: int) -> int:
@@ -145,7 +150,7 @@ class FourCardState(GameState):
 
     def _make_layout(self, rng: random.Random) -> Layout:
         deck = list(DECK)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         hands = deal_round_robin(deck, self.dealer, 4, HAND_SIZE)
         # F5: a card from the middle of the stock — not among its first or last four.
         return Layout(tuple(tuple(h) for h in hands), tuple(deck[16:]), rng.randrange(4, STOCK_SIZE - 4))
@@ -179,7 +184,7 @@ class FourCardState(GameState):
     def _distance(self, seat: int) -> int:
         return (seat - self.trick_leader) % 4
 
-    def _legal(self, seat: int) -> Sequence[Action]:
+    def _legal(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
         if seat == self.to_move:
             if self.lead_seat < 0:
@@ -189,8 +194,15 @@ class FourCardState(GameState):
             actions = []
         # four cards of one suit (the first and the last share a suit when all four do), then F10's order
         if len(hand) == 4 and hand[0] >> 4 == hand[3] >> 4 and self._may_molodka(seat, hand):
-            actions.append(Action(seat, Kind.MOLODKA, tuple(hand)))
+            actions.append(Action(seat, MOLODKA, tuple(hand)))
         return actions
+
+    def _others_may_act(self) -> bool:
+        """Out of turn there is only the molodka (F10), and only a hand of four cards of one suit has one."""
+        for hand in self.hands:  # noqa: SIM110 - a loop costs less than any() over a generator
+            if len(hand) == 4 and hand[0] >> 4 == hand[3] >> 4:
+                return True
+        return False
 
     def _may_molodka(self, seat: int, hand: list[Card]) -> bool:
         """F10: four cards of one suit in hand; priority between two molodkas."""
@@ -202,22 +214,28 @@ class FourCardState(GameState):
 
     @staticmethod
     def _leads(seat: int, hand: list[Card]) -> list[Action]:
-        """F7 (and F10 for the leader's own four cards of one suit), suit by suit."""
+        """F7 (and F10 for the leader's own four cards of one suit), suit by suit.  A hand is kept sorted by
+        card code, so each suit's cards lie together, in the order of the suits."""
         actions: list[Action] = []
-        for suit in {c >> 4 for c in hand}:
-            cards = tuple([c for c in hand if c >> 4 == suit])
-            key = (seat, cards)
-            leads = _SUIT_LEADS.get(key)
-            if leads is None:
-                leads = _SUIT_LEADS[key] = _suit_leads(seat, cards)
-            actions += leads
+        leads_of = _SUIT_LEADS[seat]
+        start = 0
+        suit = hand[0] >> 4 if hand else 0
+        for i in range(1, len(hand) + 1):
+            if i == len(hand) or hand[i] >> 4 != suit:
+                cards = tuple(hand[start:i])  # the cards of one suit
+                leads = leads_of.get(cards)
+                if leads is None:
+                    leads = leads_of[cards] = _suit_leads(seat, cards)
+                actions += leads
+                if i < len(hand):
+                    start, suit = i, hand[i] >> 4
         return actions
 
     def _answers(self, seat: int, hand: list[Card]) -> list[Action]:
         """F8: beat the current top card by card, or discard as many cards face down."""
         top = self.trick[self.top].cards
         size = len(top)
-        actions = []
+        actions: list[Action] = []
         if size == 1:  # the most frequent answer: one card, its actions and whether it beats from tables
             beaten_by = BEATEN_BY[self.trump][top[0]]
             beat, discard = BEAT_ONE[seat], DISCARD_ONE[seat]
@@ -226,10 +244,22 @@ class FourCardState(GameState):
                     actions.append(beat[card])
                 actions.append(discard[card])
             return actions
+        trump = self.trump
+        if size == 2:  # two-card answers, their actions made once
+            beats, discards = BEAT_TWO[seat], DISCARD_TWO[seat]
+            for combo in combinations(hand, size):
+                beat_two = beats.get(combo)
+                if beat_two is None:
+                    beat_two = beats[combo] = Action(seat, BEAT, combo)
+                    discards[combo] = Action(seat, DISCARD, combo)
+                if can_beat(combo, top, trump):
+                    actions.append(beat_two)
+                actions.append(discards[combo])
+            return actions
         for combo in combinations(hand, size):
-            if can_beat(combo, top, self.trump):
-                actions.append(Action(seat, Kind.BEAT, combo))
-            actions.append(Action(seat, Kind.DISCARD, combo))
+            if can_beat(combo, top, trump):
+                actions.append(Action(seat, BEAT, combo))
+            actions.append(Action(seat, DISCARD, combo))
         return actions
 
     # --- applying ---------------------------------------------------------------------------------------
