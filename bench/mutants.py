@@ -166,13 +166,13 @@ MUTATIONS: list[Mutation] = [
       "                actions.append(Action(seat, BEAT, combo))\n"
       "            else:\n                actions.append(Action(seat, DISCARD, combo))\n"),
     m("F9", "the beat does not become the current top", FOUR,
-      "self.top = len(self.trick) - 1  # F8", "pass  # F8"),
+      "self.top = len(trick) - 1  # F8", "pass  # F8"),
     m("F9", "the leader always takes the trick", FOUR,
-      "winner = self.trick[self.top].seat  # F9", "winner = self.trick[0].seat  # F9"),
+      "winner = trick[self.top].seat  # F9", "winner = trick[0].seat  # F9"),
     m("F9", "discards do not go to the trick's pile", FOUR,
-      "        for play in self.trick:\n            self.piles[team].extend(play.cards)\n",
-      "        for play in self.trick:\n            if play.kind is not Kind.DISCARD:\n"
-      "                self.piles[team].extend(play.cards)\n"),
+      "        for play in trick:\n            pile += play.cards\n",
+      "        for play in trick:\n            if play.kind is not Kind.DISCARD:\n"
+      "                pile += play.cards\n"),
     m("F10", "a farther molodka may replace a nearer one", FOUR,
       "self._distance(seat) < self._distance(self.lead_seat)", "self._distance(seat) > self._distance(self.lead_seat)"),
     m("F10", "a molodka may be replaced after it was answered", FOUR,

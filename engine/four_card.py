@@ -264,29 +264,29 @@ class FourCardState(GameState):
 
     # --- applying ---------------------------------------------------------------------------------------
 
-    def _take(self, seat: int, cards: tuple[Card, ...]) -> None:
-        hand = self.hands[seat]
-        for card in cards:
-            hand.remove(card)
-
     def _play(self, action: Action) -> None:
         seat, kind, cards = action
-        if kind is Kind.MOLODKA:
+        hand = self.hands[seat]
+        if kind is MOLODKA:
             for play in self.trick:  # F10: the cards on the table go back to their hands
                 for card in play.cards:
                     insort(self.hands[play.seat], card)
-            self._take(seat, cards)
+            for card in cards:
+                hand.remove(card)
             self.trick = [action]
             self.lead_seat, self.molodka, self.top, self.answered = seat, True, 0, 0
-        elif kind is Kind.LEAD:
-            self._take(seat, cards)
+        elif kind is LEAD:
+            for card in cards:
+                hand.remove(card)
             self.trick = [action]
             self.lead_seat, self.molodka, self.top, self.answered = seat, False, 0, 0
         else:
-            self._take(seat, cards)
-            self.trick.append(action)
-            if kind is Kind.BEAT:
-                self.top = len(self.trick) - 1  # F8: the beat becomes the current top
+            for card in cards:
+                hand.remove(card)
+            trick = self.trick
+            trick.append(action)
+            if kind is BEAT:
+                self.top = len(trick) - 1  # F8: the beat becomes the current top
             self.answered += 1
             if self.answered == 3:
                 self._finish_trick()
@@ -294,13 +294,16 @@ class FourCardState(GameState):
         self.to_move = (seat + 1) % 4
 
     def _finish_trick(self) -> None:
-        winner = self.trick[self.top].seat  # F9
+        trick = self.trick
+        winner = trick[self.top].seat  # F9
         team = winner % 2
-        for play in self.trick:
-            self.piles[team].extend(play.cards)
+        pile = self.piles[team]
+        for play in trick:
+            pile += play.cards
         self.tricks_taken[team] += 1
-        self.tricks_done.append(TrickRecord(tuple(self.trick), winner))
-        self._draw(winner)
+        self.tricks_done.append(TrickRecord(tuple(trick), winner))
+        if self.stock:
+            self._draw(winner)
         if not self.hands[0]:  # F13: hands are equal, and the stock ran out before they emptied
             self._score_deal()
         else:
@@ -308,14 +311,14 @@ class FourCardState(GameState):
 
     def _draw(self, winner: int) -> None:
         """F11: one card at a time, from the winner clockwise, until each holds 4 or the stock is empty."""
-        stock = self.stock
-        while stock and len(self.hands[winner]) < HAND_SIZE:
+        stock, hands, shown = self.stock, self.hands, self.trump_card
+        while stock and len(hands[winner]) < HAND_SIZE:
             for i in range(4):
                 seat = (winner + i) % 4
                 card = stock.pop(0)
-                if card == self.trump_card:
+                if card == shown:
                     self.trump_card_holder = seat
-                insort(self.hands[seat], card)
+                insort(hands[seat], card)
 
     def _score_deal(self) -> None:
         """F14–F16."""
