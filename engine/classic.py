@@ -171,8 +171,10 @@ class ClassicState(GameState):
                 plain = [c for c in hand if not is_trump(c)]
                 choices = plain or hand
         else:
+            play = PLAY_ONE[seat]
             led = ESUIT[self.trick[0].cards[0]]
-            choices = [c for c in hand if ESUIT[c] == led] or hand  # C10
+            follow = [play[c] for c in hand if ESUIT[c] == led]  # C10
+            return follow or [play[c] for c in hand]
         play = PLAY_ONE[seat]
         return [play[c] for c in choices]
 

@@ -45,13 +45,16 @@ def first_dealer(seed: int, num_players: int) -> int:
     return random.Random(f"kozel/{seed}/dealer").randrange(num_players)
 
 
+_BIT_LENGTH = [(i + 1).bit_length() for i in range(64)]  # of i + 1, the bound of the index drawn at i
+
+
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
     """``rng.shuffle(cards)``: the same Fisher–Yates shuffle drawing the same bits in the same order (each
     index below ``n`` is ``getrandbits(n.bit_length())``, drawn again while it is ``n`` or more), without
     the two method calls per card that ``random.Random`` spends on it."""
     getrandbits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
-        k = (i + 1).bit_length()
+        k = _BIT_LENGTH[i] if i < 64 else (i + 1).bit_length()
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)

@@ -107,12 +107,12 @@ class CzechState(GameState):
         hand = self.hands[seat]
         actions: list[Action] = []
         if seat == self.to_move:
-            choices = hand
+            play = PLAY_ONE[seat]
             if self.trick:  # K4: follow suit if you can
                 led = self.trick[0].cards[0] >> 4
-                choices = [c for c in hand if c >> 4 == led] or hand
-            play = PLAY_ONE[seat]
-            actions = [play[c] for c in choices]
+                actions = [play[c] for c in hand if c >> 4 == led] or [play[c] for c in hand]
+            else:
+                actions = [play[c] for c in hand]
         if not self.doubled and not self.trick and not self.tricks_done and KOZEL in hand:
             actions.append(Action(seat, Kind.DOUBLE, (KOZEL,)))  # K6
         return actions

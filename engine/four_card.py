@@ -83,9 +83,15 @@ LEAD, BEAT, DISCARD, MOLODKA = Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.MOLODKA
 # One-card beats and discards, made once: the most frequent answers.
 BEAT_ONE = one_card_actions(Kind.BEAT, 4)
 DISCARD_ONE = one_card_actions(Kind.DISCARD, 4)
-# Two-card beats and discards by seat and cards, made when first met: at most 4 × 630 of each.
-BEAT_TWO: list[dict[tuple[Card, ...], Action]] = [{} for _ in range(4)]
-DISCARD_TWO: list[dict[tuple[Card, ...], Action]] = [{} for _ in range(4)]
+_PAIRS = [[(BEAT_ONE[seat][card], DISCARD_ONE[seat][card]) for card in range(64)] for seat in range(4)]
+_SINGLES = [[(DISCARD_ONE[seat][card],) for card in range(64)] for seat in range(4)]
+# ANSWERS_TO_ONE[seat][trump][top]: by card code, the answers of ``seat`` with that card to a one-card top,
+# made when first needed (the codes that name no card are never looked up).
+ANSWERS_TO_ONE: list[list[list[list[tuple[Action, ...]] | None]]] = [
+    [[None] * 64 for _ in Suit] for _ in range(4)
+]
+# Two-card answers by seat and cards, the beat and the discard, made when first met: at most 4 × 630.
+ANSWERS_TWO: list[dict[tuple[Card, ...], tuple[Action, Action]]] = [{} for _ in range(4)]
 
 
 def _suit_leads(seat: int, cards: tuple[Card, ...]) -> tuple[Action, ...]:
@@ -218,17 +224,17 @@ class FourCardState(GameState):
         card code, so each suit's cards lie together, in the order of the suits."""
         actions: list[Action] = []
         leads_of = _SUIT_LEADS[seat]
-        start = 0
-        suit = hand[0] >> 4 if hand else 0
-        for i in range(1, len(hand) + 1):
-            if i == len(hand) or hand[i] >> 4 != suit:
-                cards = tuple(hand[start:i])  # the cards of one suit
-                leads = leads_of.get(cards)
-                if leads is None:
-                    leads = leads_of[cards] = _suit_leads(seat, cards)
-                actions += leads
-                if i < len(hand):
-                    start, suit = i, hand[i] >> 4
+        start, end = 0, len(hand)
+        while start < end:
+            suit, stop = hand[start] >> 4, start + 1
+            while stop < end and hand[stop] >> 4 == suit:
+                stop += 1
+            cards = tuple(hand[start:stop])  # the cards of one suit
+            leads = leads_of.get(cards)
+            if leads is None:
+                leads = leads_of[cards] = _suit_leads(seat, cards)
+            actions += leads
+            start = stop
         return actions
 
     def _answers(self, seat: int, hand: list[Card]) -> list[Action]:
@@ -236,25 +242,28 @@ class FourCardState(GameState):
         top = self.trick[self.top].cards
         size = len(top)
         actions: list[Action] = []
-        if size == 1:  # the most frequent answer: one card, its actions and whether it beats from tables
-            beaten_by = BEATEN_BY[self.trump][top[0]]
-            beat, discard = BEAT_ONE[seat], DISCARD_ONE[seat]
-            for card in hand:
-                if beaten_by >> card & 1:
-                    actions.append(beat[card])
-                actions.append(discard[card])
-            return actions
         trump = self.trump
-        if size == 2:  # two-card answers, their actions made once
-            beats, discards = BEAT_TWO[seat], DISCARD_TWO[seat]
+        if size == 1:  # the most frequent answer: each card's answers from a table
+            row = ANSWERS_TO_ONE[seat][trump][top[0]]
+            if row is None:  # the table's row for this top, made once (and whole before it is shared)
+                beaten_by, pairs, singles = BEATEN_BY[trump][top[0]], _PAIRS[seat], _SINGLES[seat]
+                row = [pairs[card] if beaten_by >> card & 1 else singles[card] for card in range(64)]
+                ANSWERS_TO_ONE[seat][trump][top[0]] = row
+            for card in hand:
+                actions += row[card]
+            return actions
+        if size == 2:  # two-card answers: can_beat written out, the actions made once
+            m, n = BEATEN_BY[trump][top[0]], BEATEN_BY[trump][top[1]]
+            made = ANSWERS_TWO[seat]
             for combo in combinations(hand, size):
-                beat_two = beats.get(combo)
-                if beat_two is None:
-                    beat_two = beats[combo] = Action(seat, BEAT, combo)
-                    discards[combo] = Action(seat, DISCARD, combo)
-                if can_beat(combo, top, trump):
-                    actions.append(beat_two)
-                actions.append(discards[combo])
+                x, z = combo
+                answers = made.get(combo)
+                if answers is None:
+                    answers = made[combo] = (Action(seat, BEAT, combo), Action(seat, DISCARD, combo))
+                if (m >> x & n >> z | m >> z & n >> x) & 1:  # either pairing of the cards beats
+                    actions += answers
+                else:
+                    actions.append(answers[1])
             return actions
         for combo in combinations(hand, size):
             if can_beat(combo, top, trump):
