@@ -14,6 +14,7 @@ import pytest
 from engine import find_variant
 from engine.actions import Action
 from engine.core import GameState, deal_round_robin, shuffle
+from engine.simulate import simulate
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("four_card", {}),
@@ -84,3 +85,23 @@ def test_all_legal_actions_is_a_new_list_each_time(name: str, options: dict[str,
     first.clear()
     assert state.all_legal_actions() == expected
     assert [a for s in range(state.num_players) for a in state.legal_actions(s)] == expected
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_simulate_chooses_as_random_choice_does(name: str, options: dict[str, Any]) -> None:
+    """``simulate`` writes ``rng.choice`` out: the same seed plays the same actions as ``play_random``."""
+    seen: list[Action] = []
+    summary = simulate(name, 6, 21, options, on_action=lambda state: seen.append(state.history[-1]))
+    variant = find_variant(name)
+    rng = random.Random(21)
+    expected: list[Action] = []
+    deals = 0
+    while deals < 6:
+        state = variant.new_game(rng.getrandbits(48), variant.options(options))
+        while state.outcome is None and deals + len(state.deals) < 6:
+            action = rng.choice(state.all_legal_actions())
+            expected.append(action)
+            state.apply(action)
+        deals += len(state.deals)
+    assert seen == expected
+    assert summary["actions"] == len(expected)
