@@ -49,7 +49,7 @@ def is_trump(card: Card) -> bool:
 
 
 def card_points(cards: list[Card] | tuple[Card, ...]) -> int:
-    return sum(POINTS[c] for c in cards)
+    return sum(map(POINTS.__getitem__, cards))
 
 
 def trick_winner(plays: list[Action] | tuple[Action, ...]) -> int:

@@ -319,9 +319,8 @@ class GameState:
 
     def all_legal_actions(self) -> list[Action]:
         """Every seat's legal actions, seat by seat: ``legal_actions(0) + legal_actions(1) + …``."""
-        actions: list[Action] = []
         if self.outcome is not None:
-            return actions
+            return []
         cache = self._cache
         mover = self.to_move
         if not cache and mover is not None and not self._others_may_act():
@@ -330,6 +329,7 @@ class GameState:
             actions = self._legal(mover)
             cache[mover] = tuple(actions)
             return actions
+        actions = []
         for seat in range(self.num_players):  # legal_actions(seat), inlined
             legal = cache.get(seat)
             if legal is None:

@@ -31,7 +31,7 @@ for _card in DECK:
 
 
 def penalty_points(cards: list[Card] | tuple[Card, ...]) -> int:
-    return sum(PENALTY[c] for c in cards)
+    return sum(map(PENALTY.__getitem__, cards))
 
 
 def table_points(totals: tuple[int, ...] | list[int]) -> tuple[int, ...]:

@@ -48,7 +48,7 @@ for _card in DECK:
 
 
 def card_points(cards: list[Card] | tuple[Card, ...]) -> int:
-    return sum(POINTS[c] for c in cards)
+    return sum(map(POINTS.__getitem__, cards))
 
 
 def beats(x: Card, y: Card, trump: int) -> bool:
