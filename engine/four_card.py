@@ -75,7 +75,13 @@ def can_beat(cards: tuple[Card, ...], top: tuple[Card, ...], trump: int) -> bool
         (x, z), m, n = cards, beaten_by[top[0]], beaten_by[top[1]]
         return (m >> x & n >> z | m >> z & n >> x) & 1 == 1
     masks = [beaten_by[y] for y in top]
-    return any(all(m >> x & 1 for x, m in zip(perm, masks, strict=True)) for perm in permutations(cards))
+    for perm in permutations(cards):  # plain loops: a generator per pairing costs more than the test
+        for x, m in zip(perm, masks, strict=True):
+            if not m >> x & 1:
+                break
+        else:
+            return True
+    return False
 
 
 LEAD, BEAT, DISCARD, MOLODKA = Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.MOLODKA
@@ -202,6 +208,21 @@ class FourCardState(GameState):
         if len(hand) == 4 and hand[0] >> 4 == hand[3] >> 4 and self._may_molodka(seat, hand):
             actions.append(Action(seat, MOLODKA, tuple(hand)))
         return actions
+
+    def all_legal_actions(self) -> list[Action]:
+        """``GameState.all_legal_actions`` with ``_others_may_act`` written out, for random play."""
+        cache = self._cache
+        if not cache and self.outcome is None:
+            for hand in self.hands:
+                if len(hand) == 4 and hand[0] >> 4 == hand[3] >> 4:
+                    break  # a molodka out of turn may be possible: every seat is asked
+            else:
+                mover = self.to_move
+                assert mover is not None  # only a finished game has nobody to move
+                actions = self._legal(mover)
+                cache[mover] = tuple(actions)
+                return actions
+        return super().all_legal_actions()
 
     def _others_may_act(self) -> bool:
         """Out of turn there is only the molodka (F10), and only a hand of four cards of one suit has one."""
