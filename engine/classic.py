@@ -55,11 +55,11 @@ def card_points(cards: list[Card] | tuple[Card, ...]) -> int:
 def trick_winner(plays: list[Action] | tuple[Action, ...]) -> int:
     """C11: the highest trump, or with no trump the highest plain card of the led suit."""
     led = ESUIT[plays[0].cards[0]]
-    best = max(
-        (p for p in plays if ESUIT[p.cards[0]] in (led, TRUMP_SUIT)),
-        key=lambda p: POWER[p.cards[0]],
-    )
-    return best.seat
+    best, power = plays[0].seat, -1
+    for p in plays:  # a plain loop: max() over a generator with a key costs a call per card
+        if ESUIT[p.cards[0]] in (led, TRUMP_SUIT) and POWER[p.cards[0]] > power:
+            best, power = p.seat, POWER[p.cards[0]]
+    return best
 
 
 def pairs_for(points: int) -> int:
@@ -147,7 +147,7 @@ class ClassicState(GameState):
         if not self.trick and not self.tricks_done:  # before the first lead
             if self.options.redeal and card_points(hand) <= REDEAL_MAX_POINTS:  # C6
                 actions.append(Action(seat, Kind.REDEAL))
-            trumps = [c for c in hand if is_trump(c)]
+            trumps = [c for c in hand if ESUIT[c] == TRUMP_SUIT]
             if (
                 self.deal_no > 0
                 and len(trumps) == 1
@@ -214,7 +214,9 @@ class ClassicState(GameState):
             return
         winner = trick_winner(self.trick)
         team = winner % 2
-        self.piles[team].extend(p.cards[0] for p in self.trick)
+        pile = self.piles[team]
+        for play in self.trick:
+            pile += play.cards
         self.tricks_taken[team] += 1
         self.tricks_done.append(TrickRecord(tuple(self.trick), winner))
         self.trick = []

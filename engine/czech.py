@@ -136,7 +136,9 @@ class CzechState(GameState):
             return
         led = self.trick[0].cards[0] >> 4  # K4: the highest card of the led suit
         winner = max((p for p in self.trick if p.cards[0] >> 4 == led), key=lambda p: p.cards[0]).seat
-        self.piles[winner].extend(p.cards[0] for p in self.trick)
+        pile = self.piles[winner]
+        for play in self.trick:
+            pile += play.cards
         self.tricks_taken[winner] += 1
         self.tricks_done.append(TrickRecord(tuple(self.trick), winner))
         self.trick = []
