@@ -212,13 +212,12 @@ class FourCardState(GameState):
     def all_legal_actions(self) -> list[Action]:
         """``GameState.all_legal_actions`` with ``_others_may_act`` written out, for random play."""
         cache = self._cache
-        if not cache and self.outcome is None:
+        mover = self.to_move
+        if not cache and mover is not None and self.outcome is None:
             for hand in self.hands:
                 if len(hand) == 4 and hand[0] >> 4 == hand[3] >> 4:
                     break  # a molodka out of turn may be possible: every seat is asked
             else:
-                mover = self.to_move
-                assert mover is not None  # only a finished game has nobody to move
                 actions = self._legal(mover)
                 cache[mover] = tuple(actions)
                 return actions
