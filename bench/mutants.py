@@ -89,7 +89,7 @@ MUTATIONS: list[Mutation] = [
     m("F4", "every deal of a series is the same shuffle (the deal number is not part of the seed)", CORE,
       'f"kozel/{seed}/{deal_no}/{attempt}"', 'f"kozel/{seed}/{attempt}"'),
     m("F4", "the dealer deals to himself first", CORE,
-      "hands[(dealer + 1 + i) % num_players]", "hands[(dealer + i) % num_players]"),
+      "deck[(seat - dealer - 1) % num_players : end", "deck[(seat - dealer) % num_players : end"),
     m("F5", "the trump card may be the first card of the last four of the stock", FOUR,
       "rng.randrange(4, STOCK_SIZE - 4)", "rng.randrange(4, STOCK_SIZE - 3)"),
     m("F5", "the trump card may be the last card of the first four of the stock", FOUR,
@@ -107,19 +107,39 @@ MUTATIONS: list[Mutation] = [
     m("F7", "no lead of three cards", FOUR,
       "range(1, min(len(cards), 3) + 1)", "range(1, min(len(cards), 2) + 1)"),
     m("F7", "a lead may mix suits", FOUR,
-      "cards = tuple([c for c in hand if c >> 4 == suit])", "cards = tuple(hand)"),
+      "cards = tuple(hand[start:stop])  # the cards of one suit", "cards = tuple(hand)  # the cards of one suit"),
     m("F8", "beats are paired in the order of the cards, no other pairing is tried", FOUR,
-      "        return (m >> x & n >> z | m >> z & n >> x) & 1 == 1\n    masks = [beaten_by[y] for y in top]\n"
-      "    return any(all(m >> x & 1 for x, m in zip(perm, masks, strict=True)) for perm in permutations(cards))\n",
-      "        return (m >> x & n >> z) & 1 == 1\n    masks = [beaten_by[y] for y in top]\n"
-      "    return all(m >> x & 1 for x, m in zip(cards, masks, strict=True))\n"),
+      "                if (m >> x & n >> z | m >> z & n >> x) & 1:  # either pairing of the cards beats\n"
+      "                    actions += answers\n"
+      "                else:\n"
+      "                    actions.append(answers[1])\n"
+      "            return actions\n"
+      "        for combo in combinations(hand, size):\n"
+      "            if can_beat(combo, top, trump):\n",
+      "                if (m >> x & n >> z) & 1:  # either pairing of the cards beats\n"
+      "                    actions += answers\n"
+      "                else:\n"
+      "                    actions.append(answers[1])\n"
+      "            return actions\n"
+      "        for combo in combinations(hand, size):\n"
+      "            if all(BEATEN_BY[trump][y] >> x & 1 for x, y in zip(combo, top, strict=True)):\n"),
     m("F8", "a beat must beat the lead, not the current top", FOUR,
       "top = self.trick[self.top].cards", "top = self.trick[0].cards"),
     m("F8", "two beating cards may beat the same card of the top", FOUR,
-      "        return (m >> x & n >> z | m >> z & n >> x) & 1 == 1\n    masks = [beaten_by[y] for y in top]\n"
-      "    return any(all(m >> x & 1 for x, m in zip(perm, masks, strict=True)) for perm in permutations(cards))\n",
-      "        return ((m | n) >> x & (m | n) >> z) & 1 == 1\n    masks = [beaten_by[y] for y in top]\n"
-      "    return all(any(m >> x & 1 for m in masks) for x in cards)\n"),
+      "                if (m >> x & n >> z | m >> z & n >> x) & 1:  # either pairing of the cards beats\n"
+      "                    actions += answers\n"
+      "                else:\n"
+      "                    actions.append(answers[1])\n"
+      "            return actions\n"
+      "        for combo in combinations(hand, size):\n"
+      "            if can_beat(combo, top, trump):\n",
+      "                if ((m | n) >> x & (m | n) >> z) & 1:  # either pairing of the cards beats\n"
+      "                    actions += answers\n"
+      "                else:\n"
+      "                    actions.append(answers[1])\n"
+      "            return actions\n"
+      "        for combo in combinations(hand, size):\n"
+      "            if all(any(BEATEN_BY[trump][y] >> x & 1 for y in top) for x in combo):\n"),
     m("F8", "an answer may have fewer cards than the lead (one)", FOUR,
       "        size = len(top)\n", "        size = 1\n"),
     m("F8", "the answers go counter-clockwise", FOUR,
@@ -128,25 +148,59 @@ MUTATIONS: list[Mutation] = [
     m("F8", "the leader answers too: the trick ends after four answers", FOUR,
       "if self.answered == 3:", "if self.answered == 4:"),
     m("F8", "no discard when a beat is possible", FOUR,
-      "                    actions.append(beat[card])\n                actions.append(discard[card])\n"
-      "            return actions\n        for combo in combinations(hand, size):\n"
-      "            if can_beat(combo, top, self.trump):\n"
-      "                actions.append(Action(seat, Kind.BEAT, combo))\n"
-      "            actions.append(Action(seat, Kind.DISCARD, combo))\n",
-      "                    actions.append(beat[card])\n"
-      "                else:\n                    actions.append(discard[card])\n"
-      "            return actions\n        for combo in combinations(hand, size):\n"
-      "            if can_beat(combo, top, self.trump):\n"
-      "                actions.append(Action(seat, Kind.BEAT, combo))\n"
-      "            else:\n                actions.append(Action(seat, Kind.DISCARD, combo))\n"),
+      "                row = [pairs[card] if beaten_by >> card & 1 else singles[card] for card in range(64)]\n"
+      "                ANSWERS_TO_ONE[seat][trump][top[0]] = row\n"
+      "            for card in hand:\n"
+      "                actions += row[card]\n"
+      "            return actions\n"
+      "        if size == 2:  # two-card answers: can_beat written out, the actions made once\n"
+      "            m, n = BEATEN_BY[trump][top[0]], BEATEN_BY[trump][top[1]]\n"
+      "            made = ANSWERS_TWO[seat]\n"
+      "            for combo in combinations(hand, size):\n"
+      "                x, z = combo\n"
+      "                answers = made.get(combo)\n"
+      "                if answers is None:\n"
+      "                    answers = made[combo] = (Action(seat, BEAT, combo), Action(seat, DISCARD, combo))\n"
+      "                if (m >> x & n >> z | m >> z & n >> x) & 1:  # either pairing of the cards beats\n"
+      "                    actions += answers\n"
+      "                else:\n"
+      "                    actions.append(answers[1])\n"
+      "            return actions\n"
+      "        for combo in combinations(hand, size):\n"
+      "            if can_beat(combo, top, trump):\n"
+      "                actions.append(Action(seat, BEAT, combo))\n"
+      "            actions.append(Action(seat, DISCARD, combo))\n",
+      "                row = [pairs[card][:1] if beaten_by >> card & 1 else singles[card] for card in range(64)]\n"
+      "                ANSWERS_TO_ONE[seat][trump][top[0]] = row\n"
+      "            for card in hand:\n"
+      "                actions += row[card]\n"
+      "            return actions\n"
+      "        if size == 2:  # two-card answers: can_beat written out, the actions made once\n"
+      "            m, n = BEATEN_BY[trump][top[0]], BEATEN_BY[trump][top[1]]\n"
+      "            made = ANSWERS_TWO[seat]\n"
+      "            for combo in combinations(hand, size):\n"
+      "                x, z = combo\n"
+      "                answers = made.get(combo)\n"
+      "                if answers is None:\n"
+      "                    answers = made[combo] = (Action(seat, BEAT, combo), Action(seat, DISCARD, combo))\n"
+      "                if (m >> x & n >> z | m >> z & n >> x) & 1:  # either pairing of the cards beats\n"
+      "                    actions.append(answers[0])\n"
+      "                else:\n"
+      "                    actions.append(answers[1])\n"
+      "            return actions\n"
+      "        for combo in combinations(hand, size):\n"
+      "            if can_beat(combo, top, trump):\n"
+      "                actions.append(Action(seat, BEAT, combo))\n"
+      "            else:\n"
+      "                actions.append(Action(seat, DISCARD, combo))\n"),
     m("F9", "the beat does not become the current top", FOUR,
-      "self.top = len(self.trick) - 1  # F8", "pass  # F8"),
+      "self.top = len(trick) - 1  # F8", "pass  # F8"),
     m("F9", "the leader always takes the trick", FOUR,
-      "winner = self.trick[self.top].seat  # F9", "winner = self.trick[0].seat  # F9"),
+      "winner = trick[self.top].seat  # F9", "winner = trick[0].seat  # F9"),
     m("F9", "discards do not go to the trick's pile", FOUR,
-      "        for play in self.trick:\n            self.piles[team].extend(play.cards)\n",
-      "        for play in self.trick:\n            if play.kind is not Kind.DISCARD:\n"
-      "                self.piles[team].extend(play.cards)\n"),
+      "        for play in trick:\n            pile += play.cards\n",
+      "        for play in trick:\n            if play.kind is not Kind.DISCARD:\n"
+      "                pile += play.cards\n"),
     m("F10", "a farther molodka may replace a nearer one", FOUR,
       "self._distance(seat) < self._distance(self.lead_seat)", "self._distance(seat) > self._distance(self.lead_seat)"),
     m("F10", "a molodka may be replaced after it was answered", FOUR,
@@ -204,8 +258,8 @@ MUTATIONS: list[Mutation] = [
     m("C4", "the plain ten ranks below the king", CLASSIC,
       "Rank.NINE, Rank.KING, Rank.TEN, Rank.ACE)", "Rank.NINE, Rank.TEN, Rank.KING, Rank.ACE)"),
     m("C4", "a jack or queen must follow its printed suit", CLASSIC,
-      "choices = [c for c in hand if ESUIT[c] == led] or hand  # C10",
-      "choices = [c for c in hand if ESUIT[c] == led or c.suit == led] or hand  # C10"),
+      "follow = [play[c] for c in hand if ESUIT[c] == led]  # C10",
+      "follow = [play[c] for c in hand if ESUIT[c] == led or c.suit == led]  # C10"),
     m("C5", "the queen counts 2 and the jack 3", CLASSIC,
       "Rank.QUEEN: 3, Rank.JACK: 2}", "Rank.QUEEN: 2, Rank.JACK: 3}"),
     m("C6", "a hand of exactly 13 card points may not call a redeal", CLASSIC,
@@ -267,14 +321,14 @@ MUTATIONS: list[Mutation] = [
     m("C9", "a banned player who holds only trumps cannot lead", CLASSIC,
       "choices = plain or hand", "choices = plain"),
     m("C9", "the ban also forbids trumping a plain lead", CLASSIC,
-      "choices = [c for c in hand if ESUIT[c] == led] or hand  # C10",
-      "choices = [c for c in hand if ESUIT[c] == led] or [c for c in hand if seat not in self.banned"
-      " or not is_trump(c)] or hand  # C10"),
+      "return follow or [play[c] for c in hand]\n",
+      "return follow or [play[c] for c in hand if seat not in self.banned or not is_trump(c)]"
+      " or [play[c] for c in hand]\n"),
     m("C10", "no duty to follow", CLASSIC,
-      "choices = [c for c in hand if ESUIT[c] == led] or hand  # C10", "choices = hand  # C10"),
+      "follow = [play[c] for c in hand if ESUIT[c] == led]  # C10", "follow = [play[c] for c in hand]  # C10"),
     m("C10", "a trump lead is followed by the trump's printed suit", CLASSIC,
-      "            led = ESUIT[self.trick[0].cards[0]]\n            choices",
-      "            led = self.trick[0].cards[0].suit\n            choices"),
+      "            led = ESUIT[self.trick[0].cards[0]]\n            follow",
+      "            led = self.trick[0].cards[0].suit\n            follow"),
     m("C11", "a trump played on a plain lead does not win", CLASSIC,
       "if ESUIT[p.cards[0]] in (led, TRUMP_SUIT)", "if ESUIT[p.cards[0]] == led"),
     m("C11", "trumps do not rank above plain cards", CLASSIC,
@@ -331,7 +385,7 @@ MUTATIONS: list[Mutation] = [
     m("K4", "the highest card of any suit wins", CZECH,
       "for p in self.trick if p.cards[0] >> 4 == led)", "for p in self.trick)"),
     m("K4", "no duty to follow suit", CZECH,
-      "choices = [c for c in hand if c >> 4 == led] or hand", "choices = hand"),
+      "actions = [play[c] for c in hand if c >> 4 == led] or", "actions = [play[c] for c in hand] or"),
     m("K4", "the last player of a trick leads next", CZECH,
       "        self.to_move = winner\n", "        self.to_move = seat\n"),
     m("K5", "the diamonds (kule, also red) count instead of the hearts", CZECH,

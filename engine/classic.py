@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Literal
 
 from engine.actions import Action, Kind, one_card_actions
 from engine.cards import RANKS_32, RANKS_36, Card, Rank, Suit, full_deck, parse_cards
-from engine.core import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin
+from engine.core import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin, shuffle
 from engine.registry import Variant, check_layout, register
 
 DECK_36: tuple[Card, ...] = full_deck(RANKS_36)
@@ -49,17 +49,17 @@ def is_trump(card: Card) -> bool:
 
 
 def card_points(cards: list[Card] | tuple[Card, ...]) -> int:
-    return sum(POINTS[c] for c in cards)
+    return sum(map(POINTS.__getitem__, cards))
 
 
 def trick_winner(plays: list[Action] | tuple[Action, ...]) -> int:
     """C11: the highest trump, or with no trump the highest plain card of the led suit."""
     led = ESUIT[plays[0].cards[0]]
-    best = max(
-        (p for p in plays if ESUIT[p.cards[0]] in (led, TRUMP_SUIT)),
-        key=lambda p: POWER[p.cards[0]],
-    )
-    return best.seat
+    best, power = plays[0].seat, -1
+    for p in plays:  # a plain loop: max() over a generator with a key costs a call per card
+        if ESUIT[p.cards[0]] in (led, TRUMP_SUIT) and POWER[p.cards[0]] > power:
+            best, power = p.seat, POWER[p.cards[0]]
+    return best
 
 
 def pairs_for(points: int) -> int:
@@ -107,7 +107,7 @@ class ClassicState(GameState):
 
     def _make_layout(self, rng: random.Random) -> Layout:
         deck = list(self.deck)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         hands = deal_round_robin(deck, self.dealer, 4, len(deck) // 4)  # C2: all the cards
         return Layout(tuple(tuple(h) for h in hands))
 
@@ -147,7 +147,7 @@ class ClassicState(GameState):
         if not self.trick and not self.tricks_done:  # before the first lead
             if self.options.redeal and card_points(hand) <= REDEAL_MAX_POINTS:  # C6
                 actions.append(Action(seat, Kind.REDEAL))
-            trumps = [c for c in hand if is_trump(c)]
+            trumps = [c for c in hand if ESUIT[c] == TRUMP_SUIT]
             if (
                 self.deal_no > 0
                 and len(trumps) == 1
@@ -156,6 +156,11 @@ class ClassicState(GameState):
             ):
                 actions.append(Action(seat, Kind.EXCHANGE, (trumps[0],)))  # C7
         return actions
+
+    def _others_may_act(self) -> bool:
+        """Out of turn there is only the redeal and going out of trumps before the first lead (C6, C7), and
+        while a card is owed back only the partner who owes it acts (and he is the one to move)."""
+        return self.giving_back >= 0 or (not self.trick and not self.tricks_done)
 
     def _plays(self, seat: int, hand: list[Card]) -> list[Action]:
         if not self.trick:
@@ -166,8 +171,10 @@ class ClassicState(GameState):
                 plain = [c for c in hand if not is_trump(c)]
                 choices = plain or hand
         else:
+            play = PLAY_ONE[seat]
             led = ESUIT[self.trick[0].cards[0]]
-            choices = [c for c in hand if ESUIT[c] == led] or hand  # C10
+            follow = [play[c] for c in hand if ESUIT[c] == led]  # C10
+            return follow or [play[c] for c in hand]
         play = PLAY_ONE[seat]
         return [play[c] for c in choices]
 
@@ -207,7 +214,9 @@ class ClassicState(GameState):
             return
         winner = trick_winner(self.trick)
         team = winner % 2
-        self.piles[team].extend(p.cards[0] for p in self.trick)
+        pile = self.piles[team]
+        for play in self.trick:
+            pile += play.cards
         self.tricks_taken[team] += 1
         self.tricks_done.append(TrickRecord(tuple(self.trick), winner))
         self.trick = []

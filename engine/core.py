@@ -45,12 +45,27 @@ def first_dealer(seed: int, num_players: int) -> int:
     return random.Random(f"kozel/{seed}/dealer").randrange(num_players)
 
 
+_BIT_LENGTH = [(i + 1).bit_length() for i in range(64)]  # of i + 1, the bound of the index drawn at i
+
+
+def shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)``: the same Fisher–Yates shuffle drawing the same bits in the same order (each
+    index below ``n`` is ``getrandbits(n.bit_length())``, drawn again while it is ``n`` or more), without
+    the two method calls per card that ``random.Random`` spends on it."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        k = _BIT_LENGTH[i] if i < 64 else (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def deal_round_robin(deck: Sequence[Card], dealer: int, num_players: int, per_hand: int) -> list[list[Card]]:
-    """Deal ``per_hand`` cards to each seat one at a time, starting left of the dealer, dealer last (F4)."""
-    hands: list[list[Card]] = [[] for _ in range(num_players)]
-    for i in range(per_hand * num_players):
-        hands[(dealer + 1 + i) % num_players].append(deck[i])
-    return hands
+    """Deal ``per_hand`` cards to each seat one at a time, starting left of the dealer, dealer last (F4):
+    seat ``s`` gets every ``num_players``-th card from the ``(s - dealer - 1) % num_players``-th on."""
+    end = per_hand * num_players
+    return [list(deck[(seat - dealer - 1) % num_players : end : num_players]) for seat in range(num_players)]
 
 
 @dataclass(frozen=True)
@@ -303,10 +318,18 @@ class GameState:
         return cached
 
     def all_legal_actions(self) -> list[Action]:
-        actions: list[Action] = []
+        """Every seat's legal actions, seat by seat: ``legal_actions(0) + legal_actions(1) + …``."""
         if self.outcome is not None:
-            return actions
+            return []
         cache = self._cache
+        mover = self.to_move
+        if not cache and mover is not None and not self._others_may_act():
+            # the usual moment: only the seat to move has anything to do, and the others' empty lists are
+            # not built (``legal_actions`` builds one when it is asked for)
+            actions = self._legal(mover)
+            cache[mover] = tuple(actions)
+            return actions
+        actions = []
         for seat in range(self.num_players):  # legal_actions(seat), inlined
             legal = cache.get(seat)
             if legal is None:
@@ -487,8 +510,14 @@ class GameState:
 
     # --- hooks for the variants -------------------------------------------------------------------------
 
-    def _legal(self, seat: int) -> Sequence[Action]:
+    def _legal(self, seat: int) -> list[Action]:
+        """The legal actions of ``seat`` now, in a new list."""
         raise NotImplementedError
+
+    def _others_may_act(self) -> bool:
+        """Whether a seat other than the one to move may have a legal action now (out of turn).  False is a
+        promise that ``_legal`` is empty for every such seat; True only means: ask each of them."""
+        return True
 
     def _play(self, action: Action) -> None:
         raise NotImplementedError

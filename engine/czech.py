@@ -15,7 +15,7 @@ from pydantic import Field
 
 from engine.actions import Action, Kind, one_card_actions
 from engine.cards import RANKS_32, Card, Rank, Suit, full_deck
-from engine.core import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin
+from engine.core import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin, shuffle
 from engine.registry import Variant, check_layout, register
 
 DECK: tuple[Card, ...] = full_deck(RANKS_32)  # K2; the Rank values already run 7 8 9 10 U O K A
@@ -31,7 +31,7 @@ for _card in DECK:
 
 
 def penalty_points(cards: list[Card] | tuple[Card, ...]) -> int:
-    return sum(PENALTY[c] for c in cards)
+    return sum(map(PENALTY.__getitem__, cards))
 
 
 def table_points(totals: tuple[int, ...] | list[int]) -> tuple[int, ...]:
@@ -80,7 +80,7 @@ class CzechState(GameState):
 
     def _make_layout(self, rng: random.Random) -> Layout:
         deck = list(DECK)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         n = self.num_players
         per = HAND_SIZES[n]
         hands = deal_round_robin(deck, self.dealer, n, per)
@@ -107,15 +107,19 @@ class CzechState(GameState):
         hand = self.hands[seat]
         actions: list[Action] = []
         if seat == self.to_move:
-            choices = hand
+            play = PLAY_ONE[seat]
             if self.trick:  # K4: follow suit if you can
                 led = self.trick[0].cards[0] >> 4
-                choices = [c for c in hand if c >> 4 == led] or hand
-            play = PLAY_ONE[seat]
-            actions = [play[c] for c in choices]
+                actions = [play[c] for c in hand if c >> 4 == led] or [play[c] for c in hand]
+            else:
+                actions = [play[c] for c in hand]
         if not self.doubled and not self.trick and not self.tricks_done and KOZEL in hand:
             actions.append(Action(seat, Kind.DOUBLE, (KOZEL,)))  # K6
         return actions
+
+    def _others_may_act(self) -> bool:
+        """Out of turn there is only the double, before the first card of the deal (K6)."""
+        return not self.doubled and not self.trick and not self.tricks_done
 
     # --- applying ---------------------------------------------------------------------------------------
 
@@ -132,7 +136,9 @@ class CzechState(GameState):
             return
         led = self.trick[0].cards[0] >> 4  # K4: the highest card of the led suit
         winner = max((p for p in self.trick if p.cards[0] >> 4 == led), key=lambda p: p.cards[0]).seat
-        self.piles[winner].extend(p.cards[0] for p in self.trick)
+        pile = self.piles[winner]
+        for play in self.trick:
+            pile += play.cards
         self.tricks_taken[winner] += 1
         self.tricks_done.append(TrickRecord(tuple(self.trick), winner))
         self.trick = []

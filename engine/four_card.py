@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from typing import Any, ClassVar
@@ -19,6 +18,7 @@ from engine.core import (
     Outcome,
     TrickRecord,
     deal_round_robin,
+    shuffle,
 )
 from engine.registry import Variant, check_layout, register
 
@@ -48,7 +48,7 @@ for _card in DECK:
 
 
 def card_points(cards: list[Card] | tuple[Card, ...]) -> int:
-    return sum(POINTS[c] for c in cards)
+    return sum(map(POINTS.__getitem__, cards))
 
 
 def beats(x: Card, y: Card, trump: int) -> bool:
@@ -75,12 +75,29 @@ def can_beat(cards: tuple[Card, ...], top: tuple[Card, ...], trump: int) -> bool
         (x, z), m, n = cards, beaten_by[top[0]], beaten_by[top[1]]
         return (m >> x & n >> z | m >> z & n >> x) & 1 == 1
     masks = [beaten_by[y] for y in top]
-    return any(all(m >> x & 1 for x, m in zip(perm, masks, strict=True)) for perm in permutations(cards))
+    for perm in permutations(cards):  # plain loops: a generator per pairing costs more than the test
+        for x, m in zip(perm, masks, strict=True):
+            if not m >> x & 1:
+                break
+        else:
+            return True
+    return False
 
+
+LEAD, BEAT, DISCARD, MOLODKA = Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.MOLODKA
 
 # One-card beats and discards, made once: the most frequent answers.
 BEAT_ONE = one_card_actions(Kind.BEAT, 4)
 DISCARD_ONE = one_card_actions(Kind.DISCARD, 4)
+_PAIRS = [[(BEAT_ONE[seat][card], DISCARD_ONE[seat][card]) for card in range(64)] for seat in range(4)]
+_SINGLES = [[(DISCARD_ONE[seat][card],) for card in range(64)] for seat in range(4)]
+# ANSWERS_TO_ONE[seat][trump][top]: by card code, the answers of ``seat`` with that card to a one-card top,
+# made when first needed (the codes that name no card are never looked up).
+ANSWERS_TO_ONE: list[list[list[list[tuple[Action, ...]] | None]]] = [
+    [[None] * 64 for _ in Suit] for _ in range(4)
+]
+# Two-card answers by seat and cards, the beat and the discard, made when first met: at most 4 × 630.
+ANSWERS_TWO: list[dict[tuple[Card, ...], tuple[Action, Action]]] = [{} for _ in range(4)]
 
 
 def _suit_leads(seat: int, cards: tuple[Card, ...]) -> tuple[Action, ...]:
@@ -93,8 +110,8 @@ def _suit_leads(seat: int, cards: tuple[Card, ...]) -> tuple[Action, ...]:
     return tuple(actions)
 
 
-# The leads of a seat from a suit's cards, by (seat, cards): at most 4 × 4 × 255 entries.
-_SUIT_LEADS: dict[tuple[int, tuple[Card, ...]], tuple[Action, ...]] = {}
+# The leads of a seat from a suit's cards, by seat, then cards: at most 4 × 4 × 255 entries.
+_SUIT_LEADS: list[dict[tuple[Card, ...], tuple[Action, ...]]] = [{} for _ in range(4)]
 
 
 def defeat_points(points: int, tricks: int) -> int:
@@ -145,7 +162,7 @@ class FourCardState(GameState):
 
     def _make_layout(self, rng: random.Random) -> Layout:
         deck = list(DECK)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         hands = deal_round_robin(deck, self.dealer, 4, HAND_SIZE)
         # F5: a card from the middle of the stock — not among its first or last four.
         return Layout(tuple(tuple(h) for h in hands), tuple(deck[16:]), rng.randrange(4, STOCK_SIZE - 4))
@@ -179,7 +196,7 @@ class FourCardState(GameState):
     def _distance(self, seat: int) -> int:
         return (seat - self.trick_leader) % 4
 
-    def _legal(self, seat: int) -> Sequence[Action]:
+    def _legal(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
         if seat == self.to_move:
             if self.lead_seat < 0:
@@ -189,8 +206,29 @@ class FourCardState(GameState):
             actions = []
         # four cards of one suit (the first and the last share a suit when all four do), then F10's order
         if len(hand) == 4 and hand[0] >> 4 == hand[3] >> 4 and self._may_molodka(seat, hand):
-            actions.append(Action(seat, Kind.MOLODKA, tuple(hand)))
+            actions.append(Action(seat, MOLODKA, tuple(hand)))
         return actions
+
+    def all_legal_actions(self) -> list[Action]:
+        """``GameState.all_legal_actions`` with ``_others_may_act`` written out, for random play."""
+        cache = self._cache
+        mover = self.to_move
+        if not cache and mover is not None and self.outcome is None:
+            for hand in self.hands:
+                if len(hand) == 4 and hand[0] >> 4 == hand[3] >> 4:
+                    break  # a molodka out of turn may be possible: every seat is asked
+            else:
+                actions = self._legal(mover)
+                cache[mover] = tuple(actions)
+                return actions
+        return super().all_legal_actions()
+
+    def _others_may_act(self) -> bool:
+        """Out of turn there is only the molodka (F10), and only a hand of four cards of one suit has one."""
+        for hand in self.hands:  # noqa: SIM110 - a loop costs less than any() over a generator
+            if len(hand) == 4 and hand[0] >> 4 == hand[3] >> 4:
+                return True
+        return False
 
     def _may_molodka(self, seat: int, hand: list[Card]) -> bool:
         """F10: four cards of one suit in hand; priority between two molodkas."""
@@ -202,61 +240,82 @@ class FourCardState(GameState):
 
     @staticmethod
     def _leads(seat: int, hand: list[Card]) -> list[Action]:
-        """F7 (and F10 for the leader's own four cards of one suit), suit by suit."""
+        """F7 (and F10 for the leader's own four cards of one suit), suit by suit.  A hand is kept sorted by
+        card code, so each suit's cards lie together, in the order of the suits."""
         actions: list[Action] = []
-        for suit in {c >> 4 for c in hand}:
-            cards = tuple([c for c in hand if c >> 4 == suit])
-            key = (seat, cards)
-            leads = _SUIT_LEADS.get(key)
+        leads_of = _SUIT_LEADS[seat]
+        start, end = 0, len(hand)
+        while start < end:
+            suit, stop = hand[start] >> 4, start + 1
+            while stop < end and hand[stop] >> 4 == suit:
+                stop += 1
+            cards = tuple(hand[start:stop])  # the cards of one suit
+            leads = leads_of.get(cards)
             if leads is None:
-                leads = _SUIT_LEADS[key] = _suit_leads(seat, cards)
+                leads = leads_of[cards] = _suit_leads(seat, cards)
             actions += leads
+            start = stop
         return actions
 
     def _answers(self, seat: int, hand: list[Card]) -> list[Action]:
         """F8: beat the current top card by card, or discard as many cards face down."""
         top = self.trick[self.top].cards
         size = len(top)
-        actions = []
-        if size == 1:  # the most frequent answer: one card, its actions and whether it beats from tables
-            beaten_by = BEATEN_BY[self.trump][top[0]]
-            beat, discard = BEAT_ONE[seat], DISCARD_ONE[seat]
+        actions: list[Action] = []
+        trump = self.trump
+        if size == 1:  # the most frequent answer: each card's answers from a table
+            row = ANSWERS_TO_ONE[seat][trump][top[0]]
+            if row is None:  # the table's row for this top, made once (and whole before it is shared)
+                beaten_by, pairs, singles = BEATEN_BY[trump][top[0]], _PAIRS[seat], _SINGLES[seat]
+                row = [pairs[card] if beaten_by >> card & 1 else singles[card] for card in range(64)]
+                ANSWERS_TO_ONE[seat][trump][top[0]] = row
             for card in hand:
-                if beaten_by >> card & 1:
-                    actions.append(beat[card])
-                actions.append(discard[card])
+                actions += row[card]
+            return actions
+        if size == 2:  # two-card answers: can_beat written out, the actions made once
+            m, n = BEATEN_BY[trump][top[0]], BEATEN_BY[trump][top[1]]
+            made = ANSWERS_TWO[seat]
+            for combo in combinations(hand, size):
+                x, z = combo
+                answers = made.get(combo)
+                if answers is None:
+                    answers = made[combo] = (Action(seat, BEAT, combo), Action(seat, DISCARD, combo))
+                if (m >> x & n >> z | m >> z & n >> x) & 1:  # either pairing of the cards beats
+                    actions += answers
+                else:
+                    actions.append(answers[1])
             return actions
         for combo in combinations(hand, size):
-            if can_beat(combo, top, self.trump):
-                actions.append(Action(seat, Kind.BEAT, combo))
-            actions.append(Action(seat, Kind.DISCARD, combo))
+            if can_beat(combo, top, trump):
+                actions.append(Action(seat, BEAT, combo))
+            actions.append(Action(seat, DISCARD, combo))
         return actions
 
     # --- applying ---------------------------------------------------------------------------------------
 
-    def _take(self, seat: int, cards: tuple[Card, ...]) -> None:
-        hand = self.hands[seat]
-        for card in cards:
-            hand.remove(card)
-
     def _play(self, action: Action) -> None:
         seat, kind, cards = action
-        if kind is Kind.MOLODKA:
+        hand = self.hands[seat]
+        if kind is MOLODKA:
             for play in self.trick:  # F10: the cards on the table go back to their hands
                 for card in play.cards:
                     insort(self.hands[play.seat], card)
-            self._take(seat, cards)
+            for card in cards:
+                hand.remove(card)
             self.trick = [action]
             self.lead_seat, self.molodka, self.top, self.answered = seat, True, 0, 0
-        elif kind is Kind.LEAD:
-            self._take(seat, cards)
+        elif kind is LEAD:
+            for card in cards:
+                hand.remove(card)
             self.trick = [action]
             self.lead_seat, self.molodka, self.top, self.answered = seat, False, 0, 0
         else:
-            self._take(seat, cards)
-            self.trick.append(action)
-            if kind is Kind.BEAT:
-                self.top = len(self.trick) - 1  # F8: the beat becomes the current top
+            for card in cards:
+                hand.remove(card)
+            trick = self.trick
+            trick.append(action)
+            if kind is BEAT:
+                self.top = len(trick) - 1  # F8: the beat becomes the current top
             self.answered += 1
             if self.answered == 3:
                 self._finish_trick()
@@ -264,13 +323,16 @@ class FourCardState(GameState):
         self.to_move = (seat + 1) % 4
 
     def _finish_trick(self) -> None:
-        winner = self.trick[self.top].seat  # F9
+        trick = self.trick
+        winner = trick[self.top].seat  # F9
         team = winner % 2
-        for play in self.trick:
-            self.piles[team].extend(play.cards)
+        pile = self.piles[team]
+        for play in trick:
+            pile += play.cards
         self.tricks_taken[team] += 1
-        self.tricks_done.append(TrickRecord(tuple(self.trick), winner))
-        self._draw(winner)
+        self.tricks_done.append(TrickRecord(tuple(trick), winner))
+        if self.stock:
+            self._draw(winner)
         if not self.hands[0]:  # F13: hands are equal, and the stock ran out before they emptied
             self._score_deal()
         else:
@@ -278,14 +340,14 @@ class FourCardState(GameState):
 
     def _draw(self, winner: int) -> None:
         """F11: one card at a time, from the winner clockwise, until each holds 4 or the stock is empty."""
-        stock = self.stock
-        while stock and len(self.hands[winner]) < HAND_SIZE:
+        stock, hands, shown = self.stock, self.hands, self.trump_card
+        while stock and len(hands[winner]) < HAND_SIZE:
             for i in range(4):
                 seat = (winner + i) % 4
                 card = stock.pop(0)
-                if card == self.trump_card:
+                if card == shown:
                     self.trump_card_holder = seat
-                insort(self.hands[seat], card)
+                insort(hands[seat], card)
 
     def _score_deal(self) -> None:
         """F14–F16."""

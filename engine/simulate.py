@@ -44,10 +44,21 @@ def simulate(
     series_with_eggs = 0
     actions = 0
     started = time.perf_counter()
+    getrandbits = rng.getrandbits
     while len(results) < deals:
         state = variant.new_game(rng.getrandbits(48), opts)
-        while state.outcome is None and len(results) + len(state.deals) < deals:
-            state.apply(rng.choice(state.all_legal_actions()))
+        wanted = deals - len(results)
+        while state.outcome is None and len(state.deals) < wanted:
+            # rng.choice(legal), written out: the same bits drawn the same way, without two calls a step
+            legal = state.all_legal_actions()
+            count = len(legal)
+            if not count:
+                raise IndexError("no legal action in an unfinished game")
+            bits = count.bit_length()
+            index = getrandbits(bits)
+            while index >= count:
+                index = getrandbits(bits)
+            state.apply(legal[index])
             actions += 1
             if on_action is not None:
                 on_action(state)
