@@ -65,6 +65,9 @@ class Clock:
         return asyncio.get_running_loop().call_later(max(delay, 0.0), lambda: self.tasks.spawn(run()))
 
 
+UNSEEN_POLL = 1.0  # seconds between looks at whether a hand has shown its player his turn
+
+
 class TurnTimers:
     """The turn timer of each running game (chat setting ``turn_timer``, 0: off), for a person to move."""
 
@@ -132,14 +135,24 @@ class TurnTimers:
         else:  # the turn ended while the reminder was on its way
             await self._delete(user, message_id)
 
-    async def expire(self, game_id: int, seat: int, version: int) -> None:
+    async def expire(self, game_id: int, seat: int, version: int, waited: bool = False) -> None:
         """The turn ran out: the computer player moves for the person; after two in a row it keeps his seat
-        until he taps "I'm back"."""
+        until he taps "I'm back".  Not while his hand has not yet shown him his turn (an edit still waiting
+        for Telegram's budget, or failing): his time counts from when it has (``waited``: it had not at the
+        last look, so a whole turn starts now)."""
         if self.games.get(game_id) is None:
             return
         async with self.games.lock(game_id):
             live = self.games.get(game_id)
             if live is None or live.version != version or live.state.to_move != seat or live.level_of(seat):
+                return
+            user = live.user_of(seat)
+            if user is not None and self.notifier.publisher.busy(user):
+                self._timers[game_id] = [self.clock.later(UNSEEN_POLL, self.expire, game_id, seat, version, True)]
+                return
+            if waited:
+                seconds = live.settings.turn_timer * self.scale
+                self._timers[game_id] = [self.clock.later(seconds, self.expire, game_id, seat, version)]
                 return
             level = live.settings.computer_level
             view = live.state.view(seat)

@@ -98,6 +98,39 @@ async def test_computer_players_fill_the_table_and_think_in_another_process(tmp_
         assert world.server.violations == []
 
 
+async def test_a_turn_timer_counts_from_when_the_hand_shows_the_turn(tmp_path: Path) -> None:
+    """A 4 s timer (run at a quarter of the time): while every edit fails (Telegram's bad moment, or its
+    budget spent), the player whose turn came has not seen it, and the computer does not play for him;
+    once his hand has shown it, his time runs and runs out."""
+    async with running_world(tmp_path, **(FAST | {"timer_scale": 0.25})) as world:
+        await configure(world, turn_timer=4, computer_level="basic")
+        _, game = await open_game(world, "/newgame czech", 3)
+        server = world.server
+        server.fail_methods = frozenset({"editMessageText"})
+        server.fail_rate = 1.0
+
+        async def actions() -> int:
+            row = await world.runner.storage.games.get(game.game_id)
+            assert row is not None
+            return row.action_count
+
+        for _ in range(300):  # (no settling here: the failing edits are being retried for minutes)
+            if await actions() >= 1:  # the first player's hand came as a new message: his time ran out
+                break
+            await asyncio.sleep(0.1)
+        moved = await actions()
+        assert moved >= 1, "the computer never played for the first player"
+        await asyncio.sleep(3.0)  # three times the timer: the next player's hand never showed his turn
+        assert await actions() == moved, "the computer played for someone whose hand had not shown his turn"
+        server.fail_rate = 0.0
+
+        async def next_move() -> bool:
+            return await actions() > moved
+
+        await eventually(world, next_move, timeout=60, what="the timer to run out once the hand showed the turn")
+        assert server.violations == []
+
+
 async def test_turn_timer_reminds_plays_for_and_hands_the_seat_over_until_i_am_back(tmp_path: Path) -> None:
     """A 2 s timer (run at a quarter of the time): a reminder at half time, then the computer plays for the
     player and the group is told; after two expiries in a row the seat stays with the computer until the
