@@ -64,6 +64,32 @@ def m(rule: str, description: str, file: str, old: str, new: str) -> Mutation:
     return Mutation(rule, description, file, old, new)
 
 
+F8_ANSWERS = (  # four-card answers as the engine makes them (the F8 mutation below edits three places)
+    '                row = [pairs[card] if beaten_by >> card & 1 else singles[card] for card in range(64)]\n'
+    '                ANSWERS_TO_ONE[seat][trump][top[0]] = row\n'
+    '            for card in hand:\n'
+    '                actions += row[card]\n'
+    '            return actions\n'
+    '        if size == 2:  # two-card answers: can_beat written out, the actions made once\n'
+    '            m, n = BEATEN_BY[trump][top[0]], BEATEN_BY[trump][top[1]]\n'
+    '            made = ANSWERS_TWO[seat]\n'
+    '            for combo in combinations(hand, size):\n'
+    '                x, z = combo\n'
+    '                answers = made.get(combo)\n'
+    '                if answers is None:\n'
+    '                    answers = made[combo] = (Action(seat, BEAT, combo), Action(seat, DISCARD, combo))\n'
+    '                if (m >> x & n >> z | m >> z & n >> x) & 1:  # either pairing of the cards beats\n'
+    '                    actions += answers\n'
+    '                else:\n'
+    '                    actions.append(answers[1])\n'
+    '            return actions\n'
+    '        for combo in combinations(hand, size):\n'
+    '            if can_beat(combo, top, trump):\n'
+    '                actions.append(Action(seat, BEAT, combo))\n'
+    '            actions.append(Action(seat, DISCARD, combo))\n'
+)
+
+
 FOUR = "engine/four_card.py"
 CLASSIC = "engine/classic.py"
 CZECH = "engine/czech.py"
@@ -147,52 +173,11 @@ MUTATIONS: list[Mutation] = [
       "        self.to_move = (seat + 3) % 4\n\n    def _finish_trick"),
     m("F8", "the leader answers too: the trick ends after four answers", FOUR,
       "if self.answered == 3:", "if self.answered == 4:"),
-    m("F8", "no discard when a beat is possible", FOUR,
-      "                row = [pairs[card] if beaten_by >> card & 1 else singles[card] for card in range(64)]\n"
-      "                ANSWERS_TO_ONE[seat][trump][top[0]] = row\n"
-      "            for card in hand:\n"
-      "                actions += row[card]\n"
-      "            return actions\n"
-      "        if size == 2:  # two-card answers: can_beat written out, the actions made once\n"
-      "            m, n = BEATEN_BY[trump][top[0]], BEATEN_BY[trump][top[1]]\n"
-      "            made = ANSWERS_TWO[seat]\n"
-      "            for combo in combinations(hand, size):\n"
-      "                x, z = combo\n"
-      "                answers = made.get(combo)\n"
-      "                if answers is None:\n"
-      "                    answers = made[combo] = (Action(seat, BEAT, combo), Action(seat, DISCARD, combo))\n"
-      "                if (m >> x & n >> z | m >> z & n >> x) & 1:  # either pairing of the cards beats\n"
-      "                    actions += answers\n"
-      "                else:\n"
-      "                    actions.append(answers[1])\n"
-      "            return actions\n"
-      "        for combo in combinations(hand, size):\n"
-      "            if can_beat(combo, top, trump):\n"
-      "                actions.append(Action(seat, BEAT, combo))\n"
-      "            actions.append(Action(seat, DISCARD, combo))\n",
-      "                row = [pairs[card][:1] if beaten_by >> card & 1 else singles[card] for card in range(64)]\n"
-      "                ANSWERS_TO_ONE[seat][trump][top[0]] = row\n"
-      "            for card in hand:\n"
-      "                actions += row[card]\n"
-      "            return actions\n"
-      "        if size == 2:  # two-card answers: can_beat written out, the actions made once\n"
-      "            m, n = BEATEN_BY[trump][top[0]], BEATEN_BY[trump][top[1]]\n"
-      "            made = ANSWERS_TWO[seat]\n"
-      "            for combo in combinations(hand, size):\n"
-      "                x, z = combo\n"
-      "                answers = made.get(combo)\n"
-      "                if answers is None:\n"
-      "                    answers = made[combo] = (Action(seat, BEAT, combo), Action(seat, DISCARD, combo))\n"
-      "                if (m >> x & n >> z | m >> z & n >> x) & 1:  # either pairing of the cards beats\n"
-      "                    actions.append(answers[0])\n"
-      "                else:\n"
-      "                    actions.append(answers[1])\n"
-      "            return actions\n"
-      "        for combo in combinations(hand, size):\n"
-      "            if can_beat(combo, top, trump):\n"
-      "                actions.append(Action(seat, BEAT, combo))\n"
-      "            else:\n"
-      "                actions.append(Action(seat, DISCARD, combo))\n"),
+    m("F8", "no discard when a beat is possible", FOUR, F8_ANSWERS,
+      F8_ANSWERS.replace("[pairs[card] if", "[pairs[card][:1] if")
+      .replace("                    actions += answers\n", "                    actions.append(answers[0])\n")
+      .replace("            actions.append(Action(seat, DISCARD, combo))\n",
+               "            else:\n                actions.append(Action(seat, DISCARD, combo))\n")),
     m("F9", "the beat does not become the current top", FOUR,
       "self.top = len(trick) - 1  # F8", "pass  # F8"),
     m("F9", "the leader always takes the trick", FOUR,
