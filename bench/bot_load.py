@@ -17,9 +17,10 @@ presses shows whether the thinking stays off the event loop.
 
 ``--split --limits --pace 4`` is issue 16's measurement: the bot alone in this process (its CPU and memory
 measured), the fake server with Telegram's flood control and the simulated people in another; the tables
-open 50 at a time, play starts once the opening's messages are out, and each table plays a card every
-``pace`` seconds on average (uniform between a quarter and 1.75 times that) while someone may move.  A
-person taps, then looks at the hand he tapped until it changes (a message of another kind reaching his chat,
+open 50 at a time, play starts once the opening's messages are out, and each person, when his hand says
+it is his turn, thinks ``pace`` seconds on average (uniform between a quarter and 1.75 times that) and
+moves: a card every ``pace`` seconds per table, nobody waiting for another's hand.  A person taps, then
+looks at the hand he tapped until it changes (a message of another kind reaching his chat,
 such as a turn notice, is not the answer to his tap; a tap refused with an alert changes nothing).
 Reported: press → the presser's own hand changed (p50/p99, and the p99 of the best and the worst table);
 the turn came → that player's hand said so (p50/p99); a press → the group's table changed (staleness);
@@ -272,20 +273,27 @@ async def play_people(conn: Connection, plan: Plan) -> None:
     presses: list[tuple[int, float]] = []
     played = 0
 
-    async def play(chat_id: int, people: list[Person]) -> None:
+    async def play(chat_id: int, person: Person) -> None:
+        """One person: when his hand says it is his turn he thinks (``pace`` s on average: one card every
+        ``pace`` s per table), then moves; nobody waits for another's hand to change."""
         nonlocal played
-        while time.monotonic() < deadline:
-            await asyncio.sleep(rng.uniform(0.25 * pace, 1.75 * pace))  # a card every ``pace`` s, on average
-            movers = [p for p in people if p.my_turn()]
-            if not movers:
+        shown = watch.turn_event(person.user_id)
+        while (left := deadline - time.monotonic()) > 0:
+            if not person.my_turn():
+                shown.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(shown.wait(), left)
+                continue
+            await asyncio.sleep(rng.uniform(0.25 * pace, 1.75 * pace))
+            if not person.my_turn() or time.monotonic() >= deadline:
                 continue
             started = time.time()
-            if await play_turn(rng.choice(movers), rng):
+            if await play_turn(person, rng):
                 presses.append((chat_id, started))
                 played += 1
 
     started = time.monotonic()
-    await asyncio.gather(*(play(chat_id, people) for chat_id, people in opened))
+    await asyncio.gather(*(play(chat_id, person) for chat_id, people in opened for person in people))
     elapsed = time.monotonic() - started
     conn.send("played")
     assert await receive() == "flushed"
@@ -426,6 +434,7 @@ class Watch:
         self.last_tap: dict[int, float] = {}  # table -> the latest tap at it
         self.turn_shown: dict[int, bool] = {}  # user -> whether his hand last said it was his turn
         self.tapped_hand: dict[int, int] = {}  # user -> the hand message he last tapped
+        self._turns: dict[int, asyncio.Event] = {}  # user -> set when his hand shows his turn
         self.cards = 0  # cards put on the table by the moves made (a four-card move may put down several)
         self.own: list[float] = []
         self.own_by_table: dict[int, list[float]] = {}
@@ -443,6 +452,10 @@ class Watch:
             return None
         changed = self.changed[user_id] = asyncio.Event()
         return changed
+
+    def turn_event(self, user_id: int) -> asyncio.Event:
+        """Set whenever his hand comes to say it is his turn."""
+        return self._turns.setdefault(user_id, asyncio.Event())
 
     def refused(self, user_id: int) -> None:
         """His last tap was answered with an alert (nothing in his hand changes for it)."""
@@ -462,6 +475,8 @@ class Watch:
             self.own.append(now - tap)
             self.own_by_table.setdefault(self.table_of[user], []).append(now - tap)
         turn = "👉" in subject.text
+        if turn and user in self._turns:
+            self._turns[user].set()
         if turn and not self.turn_shown.get(user):
             last = self.last_tap.get(self.table_of[user])
             if last is not None and user not in self.taps:
