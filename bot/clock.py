@@ -126,6 +126,8 @@ class TurnTimers:
             user = live.user_of(seat) if live else None
             if live is None or user is None or live.version != version or live.state.to_move != seat:
                 return
+            if self.notifier.publisher.busy(user):  # he has not seen his turn yet: the expiry will wait for it
+                return
             text = self.notifier.reminder_text(live, seat, left)
         message_id = await self.notifier.publisher.send(user, text, notify=True)
         if message_id is None:
@@ -150,9 +152,8 @@ class TurnTimers:
             if user is not None and self.notifier.publisher.busy(user):
                 self._timers[game_id] = [self.clock.later(UNSEEN_POLL, self.expire, game_id, seat, version, True)]
                 return
-            if waited:
-                seconds = live.settings.turn_timer * self.scale
-                self._timers[game_id] = [self.clock.later(seconds, self.expire, game_id, seat, version)]
+            if waited:  # his reminder too
+                self.arm(live)
                 return
             level = live.settings.computer_level
             view = live.state.view(seat)

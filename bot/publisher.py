@@ -92,6 +92,7 @@ class Publisher:
         self._waiting: dict[tuple[int, int], Waiter] = {}  # the edit waiting for its turn, per message
         self._deletes: set[asyncio.Task[bool]] = set()  # ``delete_later``'s, not yet done
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self._sending: Counter[int] = Counter()  # chat -> messages on their way into it
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}
         self.calls: Counter[str] = Counter()
         self.calls_by_kind: Counter[Kind] = Counter()  # rate-limited calls made, by whom they were for
@@ -108,10 +109,16 @@ class Publisher:
         kind: Kind = Kind.MESSAGE,
     ) -> int | None:
         """Send a new message; returns its id, or None when the chat cannot be written to (403)."""
-        if chat_id < 0:
-            async with self._group_locks[chat_id]:  # a group's messages in the order they were sent
-                return await self._send(chat_id, text, markup, notify, kind)
-        return await self._send(chat_id, text, markup, notify, kind)
+        self._sending[chat_id] += 1
+        try:
+            if chat_id < 0:
+                async with self._group_locks[chat_id]:  # a group's messages in the order they were sent
+                    return await self._send(chat_id, text, markup, notify, kind)
+            return await self._send(chat_id, text, markup, notify, kind)
+        finally:
+            self._sending[chat_id] -= 1
+            if not self._sending[chat_id]:
+                del self._sending[chat_id]
 
     async def _send(
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, notify: bool, kind: Kind
@@ -290,8 +297,9 @@ class Publisher:
                 return False
 
     def busy(self, chat_id: int) -> bool:
-        """Whether an edit of a message in this chat is still waiting to be sent."""
-        return any(key[0] == chat_id for key in self._workers)
+        """Whether a new message or an edit is still on its way into this chat (waiting for its turn, or
+        being tried again)."""
+        return chat_id in self._sending or any(key[0] == chat_id for key in self._workers)
 
     async def flush(self, chats: Collection[int] | None = None) -> None:
         """Wait until every scheduled edit (of the given chats, or of all) has been sent."""

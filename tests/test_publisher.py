@@ -164,3 +164,21 @@ async def test_a_delete_that_failed_is_retried(fake: tuple[FakeTelegram, Bot]) -
     server.fail_rate = 0.0
     assert await deleting
     assert server.messages[(GROUP, message_id)].deleted
+
+
+async def test_a_chat_is_busy_while_a_message_or_an_edit_is_on_its_way_into_it(fake: tuple[FakeTelegram, Bot]) -> None:
+    """What the turn timer and the turn notice ask before they act: has the player's hand reached him?"""
+    _, bot = fake
+    publisher = Publisher(bot, private=1.0)  # one call a second into a private chat, after a burst
+    for i in range(4):  # the chat's burst spent: the next call waits for its turn
+        await publisher.send(5, f"m{i}")
+    assert not publisher.busy(5)
+    sending = asyncio.create_task(publisher.send(5, "hand"))
+    await asyncio.sleep(0.05)
+    assert publisher.busy(5) and not publisher.busy(6)
+    message_id = await sending
+    assert message_id is not None and not publisher.busy(5)
+    publisher.edit(5, message_id, "hand, edited")
+    assert publisher.busy(5)
+    await publisher.flush()
+    assert not publisher.busy(5)
