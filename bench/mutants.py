@@ -90,6 +90,19 @@ F8_ANSWERS = (  # four-card answers as the engine makes them (the F8 mutation be
 )
 
 
+PAIRED = "(m >> x & n >> z | m >> z & n >> x) & 1"  # two cards beat two: either pairing (F8)
+CAN_BEAT = "can_beat(combo, top, trump)"
+F8_PAIRING = (  # where four-card answers test a beat: two cards inline, more through can_beat (F8 mutations)
+    f"                if {PAIRED}:  # either pairing of the cards beats\n"
+    "                    actions += answers\n"
+    "                else:\n"
+    "                    actions.append(answers[1])\n"
+    "            return actions\n"
+    "        for combo in combinations(hand, size):\n"
+    f"            if {CAN_BEAT}:\n"
+)
+
+
 FOUR = "engine/four_card.py"
 CLASSIC = "engine/classic.py"
 CZECH = "engine/czech.py"
@@ -134,38 +147,14 @@ MUTATIONS: list[Mutation] = [
       "range(1, min(len(cards), 3) + 1)", "range(1, min(len(cards), 2) + 1)"),
     m("F7", "a lead may mix suits", FOUR,
       "cards = tuple(hand[start:stop])  # the cards of one suit", "cards = tuple(hand)  # the cards of one suit"),
-    m("F8", "beats are paired in the order of the cards, no other pairing is tried", FOUR,
-      "                if (m >> x & n >> z | m >> z & n >> x) & 1:  # either pairing of the cards beats\n"
-      "                    actions += answers\n"
-      "                else:\n"
-      "                    actions.append(answers[1])\n"
-      "            return actions\n"
-      "        for combo in combinations(hand, size):\n"
-      "            if can_beat(combo, top, trump):\n",
-      "                if (m >> x & n >> z) & 1:  # either pairing of the cards beats\n"
-      "                    actions += answers\n"
-      "                else:\n"
-      "                    actions.append(answers[1])\n"
-      "            return actions\n"
-      "        for combo in combinations(hand, size):\n"
-      "            if all(BEATEN_BY[trump][y] >> x & 1 for x, y in zip(combo, top, strict=True)):\n"),
+    m("F8", "beats are paired in the order of the cards, no other pairing is tried", FOUR, F8_PAIRING,
+      F8_PAIRING.replace(PAIRED, "(m >> x & n >> z) & 1")
+      .replace(CAN_BEAT, "all(BEATEN_BY[trump][y] >> x & 1 for x, y in zip(combo, top, strict=True))")),
     m("F8", "a beat must beat the lead, not the current top", FOUR,
       "top = self.trick[self.top].cards", "top = self.trick[0].cards"),
-    m("F8", "two beating cards may beat the same card of the top", FOUR,
-      "                if (m >> x & n >> z | m >> z & n >> x) & 1:  # either pairing of the cards beats\n"
-      "                    actions += answers\n"
-      "                else:\n"
-      "                    actions.append(answers[1])\n"
-      "            return actions\n"
-      "        for combo in combinations(hand, size):\n"
-      "            if can_beat(combo, top, trump):\n",
-      "                if ((m | n) >> x & (m | n) >> z) & 1:  # either pairing of the cards beats\n"
-      "                    actions += answers\n"
-      "                else:\n"
-      "                    actions.append(answers[1])\n"
-      "            return actions\n"
-      "        for combo in combinations(hand, size):\n"
-      "            if all(any(BEATEN_BY[trump][y] >> x & 1 for y in top) for x in combo):\n"),
+    m("F8", "two beating cards may beat the same card of the top", FOUR, F8_PAIRING,
+      F8_PAIRING.replace(PAIRED, "((m | n) >> x & (m | n) >> z) & 1")
+      .replace(CAN_BEAT, "all(any(BEATEN_BY[trump][y] >> x & 1 for y in top) for x in combo)")),
     m("F8", "an answer may have fewer cards than the lead (one)", FOUR,
       "        size = len(top)\n", "        size = 1\n"),
     m("F8", "the answers go counter-clockwise", FOUR,
