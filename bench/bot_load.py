@@ -292,9 +292,9 @@ async def play_people(conn: Connection, plan: Plan) -> None:
                 presses.append((chat_id, started))
                 played += 1
 
-    started = time.monotonic()
+    started, cpu = time.monotonic(), time.process_time()
     await asyncio.gather(*(play(chat_id, person) for chat_id, people in opened for person in people))
-    elapsed = time.monotonic() - started
+    elapsed, cpu = time.monotonic() - started, time.process_time() - cpu
     conn.send("played")
     assert await receive() == "flushed"
     calls = server.calls[first_call:]
@@ -315,6 +315,7 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             "seconds": round(elapsed, 1),
             "cards_played": played,
             "card_plays_per_second": round(played / elapsed, 1),
+            "tap_answered_ms_p50_p99": [pct(watch.answered, 0.5), pct(watch.answered, 0.99)],
             "own_hand_ms_p50": pct(watch.own, 0.5),
             "own_hand_ms_p99": pct(watch.own, 0.99),
             "own_hand_p99_ms_best_and_worst_table": [
@@ -340,6 +341,7 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             else None,
             "spec_violations": len(server.violations),
             "failed_on_purpose": len(server.failed),
+            "people_and_server_cpu_share": round(cpu / elapsed, 2),
         }
     )
     assert await receive() == "bot down"
@@ -384,6 +386,9 @@ async def run_split(
         tracemalloc.stop()
         rss_before = rss_mib()
         kinds_before = runner.publisher.calls_by_kind.copy()
+        decisions = runner.uses.computers.decisions
+        outbox = runner.publisher.outbox
+        waited, granted = dict(outbox.waited), outbox.granted_by_kind.copy()
         cpu = time.process_time()
         mine.send("play")
         assert await receive() == "played"
@@ -393,6 +398,11 @@ async def run_split(
         mine.send("flushed")
         result: dict[str, Any] = await receive()
         retries = dict(runner.publisher.retries)
+        decisions = runner.uses.computers.decisions - decisions
+        granted = outbox.granted_by_kind - granted
+        outbox_wait = {
+            k.name.lower(): round(1000 * (outbox.waited[k] - waited[k]) / n) for k, n in sorted(granted.items())
+        }
         by_kind = {kind.name.lower(): n - kinds_before[kind] for kind, n in runner.publisher.calls_by_kind.items()}
         await runner.stop()
     mine.send("bot down")
@@ -404,6 +414,8 @@ async def run_split(
         bot_memory_per_game_kib=round((bot_bytes - before) / games / 1024, 1),
         bot_rss_mib_before_and_after_play=[rss_before, rss_after],
         retries=retries,
+        computer_decisions=decisions,  # turns that ran out: no person should lose one in this benchmark
+        outbox_mean_wait_ms_by_kind=outbox_wait,
         rate_limited_calls_per_card_by_kind={k: round(n / played, 3) for k, n in sorted(by_kind.items())}
         if played
         else None,
@@ -437,6 +449,7 @@ class Watch:
         self._turns: dict[int, asyncio.Event] = {}  # user -> set when his hand shows his turn
         self.cards = 0  # cards put on the table by the moves made (a four-card move may put down several)
         self.own: list[float] = []
+        self.answered: list[float] = []  # a tap → its callback answered: how late the bot handles updates
         self.own_by_table: dict[int, list[float]] = {}
         self.turn: list[float] = []
         self.waits = False
@@ -493,7 +506,10 @@ class LoadPerson(Person):
 
     async def press(self, message: Any, data: str) -> dict[str, Any]:
         changed = self.watch.tapped(self.user_id, message.message_id) if self.watch is not None else None
+        tapped = time.time()
         answer = await self.server.answer_of(await self.server.press(self.user_id, message, data), timeout=120)
+        if self.watch is not None:
+            self.watch.answered.append(time.time() - tapped)
         if answer.get("text") and self.watch is not None:  # refused with an alert: his hand stays as it is
             self.watch.refused(self.user_id)
             return answer

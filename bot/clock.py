@@ -65,9 +65,6 @@ class Clock:
         return asyncio.get_running_loop().call_later(max(delay, 0.0), lambda: self.tasks.spawn(run()))
 
 
-UNSEEN_POLL = 1.0  # seconds between looks at whether a hand has shown its player his turn
-
-
 class TurnTimers:
     """The turn timer of each running game (chat setting ``turn_timer``, 0: off), for a person to move."""
 
@@ -87,12 +84,13 @@ class TurnTimers:
         self.notifier = notifier
         self.clock = clock
         self.scale = scale  # multiplies every chat's timer (the tests run them in fractions of a second)
-        self._timers: dict[int, list[Handle]] = {}
+        self._timers: dict[int, dict[str, Handle]] = {}  # game -> its "expire" and "remind" jobs
         self._reminders: dict[int, tuple[int, int]] = {}  # game -> the private reminder of the current turn
 
     def arm(self, live: Live, elapsed: float = 0.0) -> None:
         """The state moved on: time the turn of the person to move (a reminder at half time, and on expiry
-        the computer player moves for him); ``elapsed``: seconds of it already gone (after a restart)."""
+        the computer player moves for him); ``elapsed``: seconds of it already gone (after a restart).  His
+        time counts from when his hand has shown him his turn (``Publisher.time_left``)."""
         game_id = live.game_id
         self.stop(game_id)
         seat = live.state.to_move
@@ -102,14 +100,25 @@ class TurnTimers:
         if live.level_of(seat) is not None or live.user_of(seat) is None:
             return
         version = live.version
-        handles = [self.clock.later(seconds - elapsed, self.expire, game_id, seat, version)]
+        start = self.clock.now() - elapsed
+        handles = self._timers[game_id] = {
+            "expire": self.clock.later(seconds - elapsed, self.expire, game_id, seat, version, start)
+        }
         if elapsed < seconds / 2:
             left = live.settings.turn_timer - live.settings.turn_timer // 2
-            handles.append(self.clock.later(seconds / 2 - elapsed, self.remind, game_id, seat, version, left))
-        self._timers[game_id] = handles
+            handles["remind"] = self.clock.later(
+                seconds / 2 - elapsed, self.remind, game_id, seat, version, left, start
+            )
+
+    def _later(self, live: Live, seat: int, start: float, seconds: float) -> float:
+        """Seconds until ``seconds`` of his turn are over, counted from when his hand showed it (0: now)."""
+        user = live.user_of(seat)
+        if user is None:
+            return 0.0
+        return self.notifier.publisher.time_left(user, live.seats[seat].hand_message_id, start, seconds)
 
     def stop(self, game_id: int) -> None:
-        for handle in self._timers.pop(game_id, []):
+        for handle in self._timers.pop(game_id, {}).values():
             handle.cancel()
         reminder = self._reminders.pop(game_id, None)
         if reminder is not None:  # the turn is over: its reminder goes
@@ -118,7 +127,7 @@ class TurnTimers:
     async def _delete(self, chat_id: int, message_id: int) -> None:
         await self.notifier.publisher.delete(chat_id, message_id)
 
-    async def remind(self, game_id: int, seat: int, version: int, left: int) -> None:
+    async def remind(self, game_id: int, seat: int, version: int, left: int, start: float) -> None:
         if self.games.get(game_id) is None:
             return
         async with self.games.lock(game_id):
@@ -126,7 +135,10 @@ class TurnTimers:
             user = live.user_of(seat) if live else None
             if live is None or user is None or live.version != version or live.state.to_move != seat:
                 return
-            if self.notifier.publisher.busy(user):  # he has not seen his turn yet: the expiry will wait for it
+            if (later := self._later(live, seat, start, live.settings.turn_timer * self.scale / 2)) > 0:
+                self._timers.setdefault(game_id, {})["remind"] = self.clock.later(
+                    later, self.remind, game_id, seat, version, left, start
+                )
                 return
             text = self.notifier.reminder_text(live, seat, left)
         message_id = await self.notifier.publisher.send(user, text, notify=True)
@@ -137,23 +149,20 @@ class TurnTimers:
         else:  # the turn ended while the reminder was on its way
             await self._delete(user, message_id)
 
-    async def expire(self, game_id: int, seat: int, version: int, waited: bool = False) -> None:
+    async def expire(self, game_id: int, seat: int, version: int, start: float) -> None:
         """The turn ran out: the computer player moves for the person; after two in a row it keeps his seat
-        until he taps "I'm back".  Not while his hand has not yet shown him his turn (an edit still waiting
-        for Telegram's budget, or failing): his time counts from when it has (``waited``: it had not at the
-        last look, so a whole turn starts now)."""
+        until he taps "I'm back".  Not before his hand has shown him his turn for the whole time (an edit may
+        wait for Telegram's budget, or fail and be tried again): his time counts from then."""
         if self.games.get(game_id) is None:
             return
         async with self.games.lock(game_id):
             live = self.games.get(game_id)
             if live is None or live.version != version or live.state.to_move != seat or live.level_of(seat):
                 return
-            user = live.user_of(seat)
-            if user is not None and self.notifier.publisher.busy(user):
-                self._timers[game_id] = [self.clock.later(UNSEEN_POLL, self.expire, game_id, seat, version, True)]
-                return
-            if waited:  # his reminder too
-                self.arm(live)
+            if (later := self._later(live, seat, start, live.settings.turn_timer * self.scale)) > 0:
+                self._timers.setdefault(game_id, {})["expire"] = self.clock.later(
+                    later, self.expire, game_id, seat, version, start
+                )
                 return
             level = live.settings.computer_level
             view = live.state.view(seat)

@@ -44,6 +44,7 @@ class Computers:
         self.pause = pause  # before each computer move
         self.executor = executor  # where they think (None: the loop's default thread pool)
         self.fallbacks = 0  # choices that failed or were refused, so the basic player chose instead
+        self.decisions = 0  # choices asked of a computer player (its own seats, and turns a person let run out)
         self._drivers: dict[int, asyncio.Task[None]] = {}
 
     def drive(self, live: Live) -> None:
@@ -115,6 +116,7 @@ class Computers:
     async def think(self, level: str, view: View, seed: int) -> Action | None:
         """A computer player's decision, computed off the event loop (a worker process by default)."""
         loop = asyncio.get_running_loop()
+        self.decisions += 1
         try:
             return await loop.run_in_executor(self.executor, decide, level, view, seed, self.budget)
         except Exception:  # never let a seat stall: the heuristics always have an answer

@@ -349,9 +349,11 @@ class Notifier:
         if live is None or live.version != version or live.state.to_move != seat:
             return
         user = live.user_of(seat)
-        if user is not None and self.publisher.busy(user):
-            # His hand has not even reached him yet (flood limits): count the delay from its delivery.
-            self.schedule_ping(game_id, seat, version)
+        delay = self.ping_delay(game_id, seat)
+        hand = live.seats[seat].hand_message_id
+        if user is not None and (left := self.publisher.time_left(user, hand, self.clock.now() - delay, delay)) > 0:
+            # His hand showed his turn late (Telegram's budget), or has not yet: the delay counts from then.
+            self._pings[(game_id, seat)] = self.clock.later(left, self.ping, game_id, seat, version)
             return
         async with self._telling.setdefault(game_id, asyncio.Lock()):
             if live.version == version and self.games.is_current(live):

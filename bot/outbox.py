@@ -16,6 +16,13 @@ message: the publisher sends only the newest render of a message when its turn c
 shows many cards), and still no table starves: an edit that has waited out its grace goes before any newer
 hand.
 
+Past capacity the background kinds (the table, the idle hands, and deleting notices whose turn passed)
+must not take the budget from the people waiting, however many tables wait: their graces stretch with the
+number of background calls waiting, so that those that come due take about ``background_share`` of the
+overall budget (by Little's law, as many calls waiting as the rate times the wait), and the rest is left to
+the hands a person waits for.  Below that (about ``background_share`` × ``overall`` × the table's grace
+calls waiting: 180 at Telegram's rate) the graces are as given.
+
 Budgets are token buckets (a rate and a burst); a group has a sliding window too, so that no window of
 ``group_period`` seconds holds more than ``group_limit`` calls whatever the burst, and a private chat a
 shorter burst for new messages than for edits (as Telegram allows).  Each burst is below Telegram's, so
@@ -30,7 +37,7 @@ import heapq
 import itertools
 import math
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -48,6 +55,8 @@ class Kind(IntEnum):
 
 
 SWEEP = 4096  # grants between two sweeps of idle chats
+BACKGROUND = frozenset({Kind.TABLE, Kind.HAND})  # nobody is looking at them: shed first past capacity
+BACKGROUND_SHARE = 0.2  # of the overall budget, what the background calls that came due take past capacity
 GRACE: Mapping[Kind, float] = {  # long graces: near strict priority, with a bound on how long a kind may starve
     Kind.OWN_HAND: 0.0,
     Kind.TURN_HAND: 0.5,
@@ -109,7 +118,9 @@ class Waiter:
     due: float
     seq: int
     future: asyncio.Future[None]
+    kind: Kind = Kind.MESSAGE
     new: bool = False  # a new message (a private chat allows a shorter burst of those)
+    background: bool = False  # counted among the background calls waiting
 
     def key(self) -> tuple[float, int]:
         return self.due, self.seq
@@ -174,6 +185,7 @@ class Outbox:
         private_burst: float = 4.0,
         private_send_burst: float = 2.0,
         grace: Mapping[Kind, float] = GRACE,
+        background_share: float = BACKGROUND_SHARE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.overall = Bucket(overall, overall_burst)
@@ -184,6 +196,8 @@ class Outbox:
         self.private_burst = private_burst
         self.private_send_burst = private_send_burst
         self.grace = grace
+        self.background_rate = background_share * overall  # calls a second (0: no stretching)
+        self.background = 0  # background calls waiting
         self.clock = clock
         self._chats: dict[int, Chat] = {}
         self._ready: list[tuple[float, int, int]] = []  # (due, seq, chat) of the chats that may send now
@@ -193,7 +207,8 @@ class Outbox:
         self._runner: asyncio.Task[None] | None = None
         self.granted = 0
         self.sweep_every = SWEEP
-        self.waited = 0.0  # seconds waited in all, by the calls granted
+        self.waited: dict[Kind, float] = dict.fromkeys(Kind, 0.0)  # seconds waited by the calls granted, by kind
+        self.granted_by_kind: Counter[Kind] = Counter()
 
     def _chat(self, chat_id: int) -> Chat:
         chat = self._chats.get(chat_id)
@@ -220,9 +235,26 @@ class Outbox:
         """Queue a call; ``wait`` for it (``hurry`` it meanwhile if it becomes more urgent)."""
         now = self.clock()
         loop = asyncio.get_running_loop()
-        waiter = Waiter(chat_id, now + self.grace[kind], next(self._seq), loop.create_future(), new)
+        background = kind in BACKGROUND
+        due = now + self.grace[kind] * (self.stretch() if background else 1.0)
+        waiter = Waiter(chat_id, due, next(self._seq), loop.create_future(), kind, new, background)
+        if background:
+            self.background += 1
+            waiter.future.add_done_callback(lambda _: self._left_background(waiter))
         self._queue(waiter)
         return waiter
+
+    def stretch(self) -> float:
+        """How many times its grace a background call entering now waits at most: as many calls waiting
+        as ``background_rate`` carries in the table's grace, no stretch; more, in proportion."""
+        if self.background_rate <= 0:
+            return 1.0
+        return max(1.0, self.background / (self.background_rate * self.grace[Kind.TABLE]))
+
+    def _left_background(self, waiter: Waiter) -> None:
+        if waiter.background:
+            waiter.background = False
+            self.background -= 1
 
     async def wait(self, waiter: Waiter) -> None:
         started = self.clock()
@@ -231,13 +263,17 @@ class Outbox:
         except asyncio.CancelledError:
             waiter.future.cancel()
             raise
-        self.waited += self.clock() - started
+        self.waited[waiter.kind] += self.clock() - started
+        self.granted_by_kind[waiter.kind] += 1
 
     def hurry(self, waiter: Waiter, kind: Kind) -> None:
         """The call has become more urgent (a newer render of the same message, for a person waiting)."""
         due = self.clock() + self.grace[kind]
         if not waiter.future.done() and due < waiter.due:
             waiter.due = due
+            waiter.kind = kind
+            if kind not in BACKGROUND:
+                self._left_background(waiter)
             self._queue(waiter)
 
     def _queue(self, waiter: Waiter) -> None:

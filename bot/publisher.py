@@ -27,6 +27,7 @@ import asyncio
 import json
 import logging
 import random
+import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ from bot.outbox import Kind, Outbox, Waiter
 log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096
+UNSEEN_POLL = 1.0  # seconds between looks at whether a message still on its way has reached its chat
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 FLOOD_WAITS = 5  # 429s waited out for one message before it is given up
 
@@ -93,7 +95,10 @@ class Publisher:
         self._deletes: set[asyncio.Task[bool]] = set()  # ``delete_later``'s, not yet done
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._sending: Counter[int] = Counter()  # chat -> messages on their way into it
+        self._editing: Counter[int] = Counter()  # chat -> its messages with an edit on its way
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}
+        self._shown_at: dict[tuple[int, int], float] = {}  # when the message last changed before its reader
+        self.clock: Callable[[], float] = time.time
         self.calls: Counter[str] = Counter()
         self.calls_by_kind: Counter[Kind] = Counter()  # rate-limited calls made, by whom they were for
         self.retries: Counter[str] = Counter()  # requests made again after a 5xx, network error or timeout
@@ -159,6 +164,7 @@ class Publisher:
                 await self._back_off("sendMessage", failures, exc)
                 continue
             self._shown[(chat_id, message.message_id)] = render.key()
+            self._shown_at[(chat_id, message.message_id)] = self.clock()
             return message.message_id
 
     async def _back_off(self, method: str, failures: int, exc: Exception) -> None:
@@ -189,6 +195,7 @@ class Publisher:
             self.outbox.hurry(waiter, kind)
         if key not in self._workers:
             self._workers[key] = asyncio.create_task(self._edit_worker(key))
+            self._editing[chat_id] += 1
 
     async def _edit_worker(self, key: tuple[int, int]) -> None:
         waits = failures = 0
@@ -245,8 +252,12 @@ class Publisher:
                     continue
                 waits = failures = 0
                 self._shown[key] = render.key()
+                self._shown_at[key] = self.clock()
         finally:
             self._workers.pop(key, None)
+            self._editing[key[0]] -= 1
+            if not self._editing[key[0]]:
+                del self._editing[key[0]]
             if key not in self._pending:
                 self._kinds.pop(key, None)
 
@@ -270,6 +281,7 @@ class Publisher:
         key = (chat_id, message_id)
         self._pending.pop(key, None)
         self._shown.pop(key, None)
+        self._shown_at.pop(key, None)
         self._kinds.pop(key, None)
         failures = 0
         while True:
@@ -299,7 +311,7 @@ class Publisher:
     def busy(self, chat_id: int) -> bool:
         """Whether a new message or an edit is still on its way into this chat (waiting for its turn, or
         being tried again)."""
-        return chat_id in self._sending or any(key[0] == chat_id for key in self._workers)
+        return chat_id in self._sending or chat_id in self._editing
 
     async def flush(self, chats: Collection[int] | None = None) -> None:
         """Wait until every scheduled edit (of the given chats, or of all) has been sent."""
@@ -315,6 +327,21 @@ class Publisher:
 
     def forget(self, chat_id: int, message_id: int) -> None:
         self._shown.pop((chat_id, message_id), None)
+        self._shown_at.pop((chat_id, message_id), None)
+
+    def shown_at(self, chat_id: int, message_id: int | None) -> float | None:
+        """When the message was last sent or edited (``clock`` time), as far as this process knows."""
+        return None if message_id is None else self._shown_at.get((chat_id, message_id))
+
+    def time_left(self, chat_id: int, message_id: int | None, since: float, seconds: float) -> float:
+        """Seconds left of ``seconds`` that began at ``since`` but count from when the person could see the
+        message: from its last change after ``since``, if any (0: they are over); while something is still on
+        its way into his chat they have not begun (``UNSEEN_POLL``: look again then)."""
+        if self.busy(chat_id):
+            return UNSEEN_POLL
+        shown = self.shown_at(chat_id, message_id)
+        start = since if shown is None else max(since, shown)
+        return max(0.0, start + seconds - self.clock())
 
 
 def transient(exc: NetworkError) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -128,6 +129,43 @@ async def test_a_turn_timer_counts_from_when_the_hand_shows_the_turn(tmp_path: P
             return await actions() > moved
 
         await eventually(world, next_move, timeout=60, what="the timer to run out once the hand showed the turn")
+        assert server.violations == []
+
+
+async def test_a_turn_timer_counts_from_when_a_late_hand_showed_the_turn(tmp_path: Path) -> None:
+    """Edits answered late (Telegram slow, or its budget spent): the hand of the player whose turn came shows
+    it most of the timer later; his time counts from then, not from when the turn came (an 8 s timer, run
+    at a quarter: 2 s; each edit takes 1.8 s)."""
+    async with running_world(tmp_path, **(FAST | {"timer_scale": 0.25})) as world:
+        await configure(world, turn_timer=8, computer_level="basic")
+        _, game = await open_game(world, "/newgame czech", 3)
+        server = world.server
+        turn_shown: dict[int, float] = {}  # private chat -> when its hand first showed the turn, edits slow
+        server.listeners.append(
+            lambda kind, m: turn_shown.setdefault(m.chat_id, time.time())
+            if kind == "edit" and m.chat_id > 0 and "👉" in m.text
+            else None
+        )
+        server.fail_methods = frozenset({"editMessageText"})
+        server.slow_seconds = 1.8
+        server.slow_rate = 1.0
+
+        async def actions() -> int:
+            row = await world.runner.storage.games.get(game.game_id)
+            assert row is not None
+            return row.action_count
+
+        for _ in range(400):  # (no settling: the edits are slow)
+            if await actions() >= 2:
+                break
+            await asyncio.sleep(0.05)
+        moved_at = await world.runner.storage.games.last_action_at(game.game_id)
+        assert await actions() == 2, "the computer never played for the second player"
+        _, state = await replay(world, game.game_id)
+        second = (await world.runner.storage.games.seats(game.game_id))[state.history[1].seat].user_id
+        assert second in turn_shown and moved_at is not None, turn_shown
+        assert moved_at - turn_shown[second] >= 1.2, "his time ran out before his hand had shown him his turn long"
+        server.slow_rate = 0.0
         assert server.violations == []
 
 

@@ -80,6 +80,33 @@ async def test_a_table_edit_is_not_starved_by_a_stream_of_hands() -> None:
     assert hands >= 4  # the hands went first while the table's grace lasted
 
 
+async def test_past_capacity_the_background_takes_its_share_of_the_budget_however_many_tables_wait() -> None:
+    grace = {Kind.OWN_HAND: 0.0, Kind.TURN_HAND: 0.05, Kind.MESSAGE: 0.1, Kind.TABLE: 0.2, Kind.HAND: 0.4}
+    outbox = Outbox(overall=20.0, group_limit=0, private=0, overall_burst=1, grace=grace, background_share=0.25)
+    start = time.monotonic()
+    tables = [asyncio.create_task(outbox.turn(-1000 - n, Kind.TABLE)) for n in range(60)]  # 60 tables waiting
+    hands = 0
+
+    async def person(chat: int) -> None:  # each always has a hand edit waiting: more than the budget carries
+        nonlocal hands
+        while time.monotonic() - start < 2.0:
+            await outbox.turn(chat, Kind.OWN_HAND)
+            hands += 1
+
+    await asyncio.gather(*(person(chat) for chat in (1, 2, 3)))
+    shown = sum(1 for table in tables if table.done())
+    assert abs(outbox.background - (60 - shown)) <= 1  # those granted and not yet resumed aside
+    # 2 s of a budget of 20 a second: the tables take about a quarter of it (5 a second, plus the first
+    # ones, due before the others), the people the rest; without the stretch every table would come due
+    # after 0.2 s and take the whole budget until all had gone.
+    assert 8 <= shown <= 16
+    assert hands >= 24
+    for table in tables:
+        table.cancel()
+    await asyncio.gather(*tables, return_exceptions=True)
+    assert outbox.background == 0
+
+
 async def test_a_waiting_call_is_hurried_when_it_becomes_urgent() -> None:
     outbox = Outbox(overall=10.0, group_limit=0, private=0, overall_burst=1)
     await outbox.turn(99)
