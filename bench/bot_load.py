@@ -392,6 +392,7 @@ async def run_split(
         cpu = time.process_time()
         mine.send("play")
         assert await receive() == "played"
+        played_decisions = runner.uses.computers.decisions - decisions
         await runner.publisher.flush()
         cpu = time.process_time() - cpu
         rss_after = rss_mib()
@@ -414,7 +415,8 @@ async def run_split(
         bot_memory_per_game_kib=round((bot_bytes - before) / games / 1024, 1),
         bot_rss_mib_before_and_after_play=[rss_before, rss_after],
         retries=retries,
-        computer_decisions=decisions,  # turns that ran out: no person should lose one in this benchmark
+        # turns that ran out: no person should lose one while the people play; after they stop, turns run out
+        computer_decisions_while_people_played_and_after=[played_decisions, decisions - played_decisions],
         outbox_mean_wait_ms_by_kind=outbox_wait,
         rate_limited_calls_per_card_by_kind={k: round(n / played, 3) for k, n in sorted(by_kind.items())}
         if played

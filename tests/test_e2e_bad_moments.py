@@ -157,3 +157,35 @@ async def test_a_series_with_5_percent_of_every_method_failing_and_some_slow_end
         for person in people:
             assert person.hand() is None or not person.options()[1]
         assert server.violations == []
+
+
+async def test_requests_that_hang_time_out_and_are_made_again_until_every_chat_is_up_to_date(tmp_path: Path) -> None:
+    """Some sends, edits and deletes are never taken: the bot's request times out (after 5 s) and is made
+    again; a deal is played to its end, no move is lost, and every chat ends showing the newest state."""
+    async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as world:
+        server = world.server
+        server.fail_random = random.Random(11)
+        server.hang_rate, server.hang_seconds = 0.03, 6.0  # longer than the bot's HTTP client waits
+        wanted = newest_renders(world.runner.publisher)
+        people, game = await open_game(world, "/newgame czech", 3)
+        people = patient_people(world, people)
+
+        async def first_deal_over() -> bool:
+            row = await world.runner.storage.games.get(game.game_id)
+            return row is not None and (row.deal_no >= 1 or row.status == "finished")
+
+        moves = await play_until(people, first_deal_over, random.Random(4))
+        server.hang_rate = 0.0
+        await world.runner.settle(timeout=120)
+        hung = [f for f in server.failed if f.endswith(": hang")]
+        assert hung, "no request hung: the test saw nothing"
+        assert world.runner.publisher.retries, "a request that timed out was not made again"
+        row, state = await replay(world, game.game_id)
+        assert len(state.history) >= moves  # every move the people made is stored
+        for (chat_id, message_id), (text, buttons) in wanted.items():
+            message = server.messages[(chat_id, message_id)]
+            if message.deleted:
+                continue
+            shown = [b.get("callback_data") or b.get("url") or "" for b in message.buttons()]
+            assert (message.text, shown) == (text, buttons), (chat_id, message_id)
+        assert server.violations == []
