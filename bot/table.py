@@ -35,11 +35,19 @@ class Table:
         self.tell = tell
         self.moved_on: list[Callable[[Live], None]] = []  # told of every change of a running state (timers …)
 
-    async def press(self, press: HandPress, user_id: int) -> str | None:
-        """A button in a hand message: the alert to show, or None."""
+    async def press(
+        self, press: HandPress, user_id: int, answer: Callable[[str | None], Awaitable[None]] | None = None
+    ) -> str | None:
+        """A button in a hand message: the alert to show, or None.  ``answer`` gets it as soon as the press
+        is applied and stored, before what changed is shown (the changes may wait for Telegram's budget:
+        the spinner on his button stops at once all the same)."""
         async with self.games.lock(press.game_id):
             alert, events = await self.pressed(press, user_id)
-        await self.tell(events)
+        try:
+            if answer is not None:
+                await answer(alert)
+        finally:
+            await self.tell(events)  # even if the answer failed
         return alert
 
     async def pressed(self, press: HandPress, user_id: int) -> tuple[str | None, list[Event]]:

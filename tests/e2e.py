@@ -215,6 +215,12 @@ class BotRunner:
         assert self.app is not None
         return cast(Publisher, self.app.bot_data["publisher"])
 
+    async def handled(self, timeout: float = 30.0) -> None:
+        """Wait until every update fetched has been handled and every edit it scheduled sent."""
+        if self.app is not None:
+            await asyncio.wait_for(self.app.update_queue.join(), timeout)
+        await self.publisher.flush()
+
     async def settle(self, timeout: float = 30.0) -> None:
         """Wait until the server is quiet, every fetched update has been handled and every edit sent (a busy
         machine can keep a handler working without a request for longer than the server's quiet time)."""
@@ -241,7 +247,7 @@ class Person:
     async def press(self, message: Message, data: str) -> dict[str, Any]:
         query = await self.server.press(self.user_id, message, data)
         answer = await self.server.answer_of(query)
-        await self.runner.publisher.flush()  # the handler scheduled its edits before it answered
+        await self.runner.handled()  # a hand's press is answered before its changes are scheduled
         return answer
 
     async def join(self, lobby: Message) -> None:

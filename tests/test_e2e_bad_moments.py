@@ -112,7 +112,7 @@ class Patient(Person):
                 if lost:
                     answer = {}
                     break
-        await self.runner.publisher.flush()
+        await self.runner.handled()
         return answer
 
 
@@ -180,7 +180,7 @@ async def test_requests_that_hang_time_out_and_are_made_again_until_every_chat_i
         hung = [f for f in server.failed if f.endswith(": hang")]
         assert hung, "no request hung: the test saw nothing"
         assert world.runner.publisher.retries, "a request that timed out was not made again"
-        row, state = await replay(world, game.game_id)
+        _, state = await replay(world, game.game_id)
         assert len(state.history) >= moves  # every move the people made is stored
         for (chat_id, message_id), (text, buttons) in wanted.items():
             message = server.messages[(chat_id, message_id)]

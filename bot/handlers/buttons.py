@@ -42,8 +42,13 @@ async def button(update: Update, context: Context) -> None:
             alert = await use.seats.kick_press(game_id, seat, user.id, is_admin)
         case callbacks.Lobby() | callbacks.Sit():
             alert = await use.lobbies.press(press, person_of(user), is_admin)
-        case _:
-            alert = await use.table.press(press, user.id)
+        case _:  # a hand's button: answered as soon as the press is stored, before the chats change
+
+            async def answer(alert: str | None) -> None:
+                await query.answer(alert or None, show_alert=bool(alert))
+
+            await use.table.press(press, user.id, answer)
+            return
     if isinstance(alert, OpenLink):  # the bot's deep link: his private chat opens and he joins
         await query.answer(url=alert.url)
         return
