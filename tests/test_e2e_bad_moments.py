@@ -4,6 +4,7 @@ effect, and a whole series is still played to the end with nothing lost and ever
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -188,4 +189,27 @@ async def test_requests_that_hang_time_out_and_are_made_again_until_every_chat_i
                 continue
             shown = [b.get("callback_data") or b.get("url") or "" for b in message.buttons()]
             assert (message.text, shown) == (text, buttons), (chat_id, message_id)
+        assert server.violations == []
+
+
+async def test_a_card_press_is_answered_at_once_while_what_it_changed_waits_for_telegram(tmp_path: Path) -> None:
+    """Every send takes 2 s (Telegram slow, or its budget spent) and the next player is notified at once (a
+    send the telling waits for): the presser's spinner still stops at once, and the notice follows."""
+    async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600, turn_ping_seconds=0) as world:
+        server = world.server
+        people, _ = await open_game(world, "/newgame classic", 4)
+        mover = next(p for p in people if p.my_turn())
+        hand, actions, _ = mover.options()
+        assert hand is not None and actions
+        server.fail_methods = frozenset({"sendMessage"})
+        server.slow_rate, server.slow_seconds = 1.0, 2.0
+        pressed = time.monotonic()
+        answer = await server.answer_of(await server.press(mover.user_id, hand, actions[0]))
+        answered = time.monotonic() - pressed
+        assert not answer.get("text"), answer
+        await world.runner.handled()
+        told = time.monotonic() - pressed
+        server.slow_rate = 0.0
+        assert told >= 2.0, "the turn notice was not sent slowly: the test saw nothing"
+        assert answered < 1.0, f"the press was answered only after {answered:.1f} s"
         assert server.violations == []
