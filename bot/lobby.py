@@ -136,13 +136,25 @@ class Lobbies:
         await self.tell(events)
         return t(lang, "join.done", game=game_title(game.variant, lang), chat=title)
 
-    async def press(self, press: Lobby | Sit, person: Person, is_admin: Asker) -> str | OpenLink | None:
+    async def press(
+        self,
+        press: Lobby | Sit,
+        person: Person,
+        is_admin: Asker,
+        answer: Callable[[str | OpenLink | None], Awaitable[None]] | None = None,
+    ) -> str | OpenLink | None:
         """Leave / start / cancel / add or remove a computer / sit at seat N: an alert text, a link to open
-        (someone not yet in the game pressed "Sit at N": he joins through the deep link), or None."""
+        (someone not yet in the game pressed "Sit at N": he joins through the deep link), or None; ``answer``
+        gets it as soon as the press is stored, before what changed is told (a new deal's messages may
+        wait for Telegram's budget)."""
         await self.storage.players.upsert(person.user_id, person.name, person.username, person.language)
         async with self.games.lock(press.game_id):
             alert, events = await self._press(press, person, is_admin)
-        await self.tell(events)
+        try:
+            if answer is not None:
+                await answer(alert)
+        finally:
+            await self.tell(events)  # even if the answer failed
         return alert
 
     async def _press(
