@@ -206,7 +206,6 @@ async def record(
             database_path=Path(folder) / "bot.db",
             telegram_base_url=server.base_url,
             rate_overall_per_second=0,
-            rate_group_per_minute=0,
             poll_timeout_seconds=1,
             computer_workers=0,
             computer_pause_seconds=0.2,

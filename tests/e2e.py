@@ -157,7 +157,6 @@ class BotRunner:
             "database_path": self.db_path,
             "telegram_base_url": self.server.base_url,
             "rate_overall_per_second": 0,
-            "rate_group_per_minute": 0,
             # one call a second into a private chat, at the test clock (as fast as the group pacing)
             "rate_private_per_second": 60.0 / float(self.settings.get("group_period_seconds", 60.0)),
             "poll_timeout_seconds": 1,

@@ -297,3 +297,15 @@ async def test_the_bot_cannot_write_to_someone_who_never_started_it(world: World
     assert sent_to_stranger == []
     assert all(world.server.users[p.user_id].started for p in people)
     assert game.status == "active"
+
+
+async def test_command_replies_wait_their_turn_in_the_groups_budget(world: World) -> None:
+    """Thirty /help in a group within a moment: more than its 20 messages a period (run at 3 s); every reply
+    comes, none past Telegram's limits (``running_world`` fails the test on any 429)."""
+    world.person(1, "Ann")
+    for _ in range(30):
+        await world.server.send_text(1, GROUP, "/help")
+    await world.runner.settle(timeout=60)
+    replies = [m for m in world.group_messages() if "/newgame" in m.text]
+    assert len(replies) == 30
+    assert world.server.violations == []

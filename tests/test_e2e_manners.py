@@ -141,11 +141,12 @@ async def test_a_turn_timer_counts_from_when_a_late_hand_showed_the_turn(tmp_pat
         _, game = await open_game(world, "/newgame czech", 3)
         server = world.server
         turn_shown: dict[int, float] = {}  # private chat -> when its hand first showed the turn, edits slow
-        server.listeners.append(
-            lambda kind, m: turn_shown.setdefault(m.chat_id, time.time())
-            if kind == "edit" and m.chat_id > 0 and "👉" in m.text
-            else None
-        )
+
+        def heard(kind: str, m: Any) -> None:
+            if kind == "edit" and m.chat_id > 0 and "👉" in m.text:
+                turn_shown.setdefault(m.chat_id, time.time())
+
+        server.listeners.append(heard)
         server.fail_methods = frozenset({"editMessageText"})
         server.slow_seconds = 1.8
         server.slow_rate = 1.0

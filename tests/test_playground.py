@@ -58,7 +58,6 @@ def quick_settings(tmp_path: Path, **values: Any) -> Settings:
         **{
             "database_path": tmp_path / "data" / "kozel.db",
             "rate_overall_per_second": 0,
-            "rate_group_per_minute": 0,
             "group_period_seconds": 3.0,
             "poll_timeout_seconds": 1,
             "computer_workers": 0,

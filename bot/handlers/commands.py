@@ -33,17 +33,17 @@ async def start(update: Update, context: Context) -> None:
     lang = await language_of(update, context)
     use = uses(context)
     if is_group(update):  # in a group: how to play here, not the private greeting
-        await reply(update, t(lang, "start.group"))
+        await reply(update, context, t(lang, "start.group"))
         return
     if context.args and (match := JOIN_PAYLOAD.fullmatch(context.args[0])):
         seat = int(match[2]) if match[2] is not None else None
-        await reply(update, await use.lobbies.join(int(match[1]), lang, person_of(user), seat))
+        await reply(update, context, await use.lobbies.join(int(match[1]), lang, person_of(user), seat))
         return
     await use.chats.person(person_of(user), can_message=True)
     markup = InlineKeyboardMarkup(
         [[InlineKeyboardButton(t(lang, "start.add_to_group"), url=f"https://t.me/{context.bot.username}?startgroup=kozel")]]
     )
-    await reply(update, t(lang, "start.hello"), markup)
+    await reply(update, context, t(lang, "start.hello"), markup)
     await use.seats.welcome_back(user.id)  # his hands come back after the greeting
 
 
@@ -74,18 +74,19 @@ async def newgame(update: Update, context: Context) -> None:
     variant = variant_from(context.args, await use.chats.default_variant(where.chat.id))
     if variant is None:
         name = escape(" ".join(context.args or []))
-        await reply(update, t(where.lang, "unknown.variant", name=name, games=games_list(where.lang, "/newgame")))
+        games = games_list(where.lang, "/newgame")
+        await reply(update, context, t(where.lang, "unknown.variant", name=name, games=games))
         return
     refusal = await use.lobbies.open(where.chat.id, variant, person_of(where.user), where.lang)
     if refusal:
-        await reply(update, refusal)
+        await reply(update, context, refusal)
 
 
 async def score(update: Update, context: Context) -> None:
     """/score: the current series and the chat's all-time table."""
     where = await in_group(update, context)
     if where is not None:
-        await reply(update, await uses(context).records.score(where.chat.id, where.lang))
+        await reply(update, context, await uses(context).records.score(where.chat.id, where.lang))
 
 
 async def cancel(update: Update, context: Context) -> None:
@@ -96,7 +97,7 @@ async def cancel(update: Update, context: Context) -> None:
     is_admin = admin_check(context, where.chat.id, where.user.id)
     votes = uses(context).votes
     text, markup = await votes.cancel(where.chat.id, person_of(where.user), is_admin)
-    sent = await reply(update, text, markup)
+    sent = await reply(update, context, text, markup)
     if markup is not None and sent is not None:  # a vote: its button is taken away when the game ends
         votes.vote_posted(where.chat.id, sent.message_id)
 
@@ -110,7 +111,7 @@ async def kick(update: Update, context: Context) -> None:
     is_admin = admin_check(context, where.chat.id, where.user.id)
     text, markup = await uses(context).seats.kick(where.chat.id, where.user.id, target.id if target else None, is_admin)
     if text:
-        await reply(update, text, markup)
+        await reply(update, context, text, markup)
 
 
 async def settings(update: Update, context: Context) -> None:
@@ -118,7 +119,7 @@ async def settings(update: Update, context: Context) -> None:
     where = await in_group(update, context, "settings.group_only")
     if where is not None:
         is_admin = admin_check(context, where.chat.id, where.user.id)
-        await reply(update, *await uses(context).chats.settings_menu(where.chat.id, where.user.id, is_admin))
+        await reply(update, context, *await uses(context).chats.settings_menu(where.chat.id, where.user.id, is_admin))
 
 
 async def stats(update: Update, context: Context) -> None:
@@ -126,9 +127,9 @@ async def stats(update: Update, context: Context) -> None:
     lang = await language_of(update, context)
     user = update.effective_user
     if is_group(update) or user is None:
-        await reply(update, t(lang, "stats.private_only"))
+        await reply(update, context, t(lang, "stats.private_only"))
         return
-    await reply(update, await uses(context).records.stats(user.id, lang))
+    await reply(update, context, await uses(context).records.stats(user.id, lang))
 
 
 async def rules(update: Update, context: Context) -> None:
@@ -138,15 +139,15 @@ async def rules(update: Update, context: Context) -> None:
     if context.args:
         variant = variant_from(context.args, GAMES[0])
         if variant is None:
-            await reply(update, t(lang, "rules.unknown", games=games_list(lang, "/rules")))
+            await reply(update, context, t(lang, "rules.unknown", games=games_list(lang, "/rules")))
             return
         names = (variant,)
-    await reply(update, "\n\n".join(t(lang, f"rules.{name}") for name in names))
+    await reply(update, context, "\n\n".join(t(lang, f"rules.{name}") for name in names))
 
 
 async def help_command(update: Update, context: Context) -> None:
     """/help."""
-    await reply(update, t(await language_of(update, context), "help.text"))
+    await reply(update, context, t(await language_of(update, context), "help.text"))
 
 
 async def language(update: Update, context: Context) -> None:
@@ -155,19 +156,19 @@ async def language(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     choice = (context.args or [""])[0].lower()
     if choice not in LANGUAGES or chat is None or user is None:
-        await reply(update, t(lang, "language.usage"))
+        await reply(update, context, t(lang, "language.usage"))
         return
     chats = uses(context).chats
     if is_group(update):
         if not await admin_check(context, chat.id, user.id)():
-            await reply(update, t(lang, "language.admins_only"))
+            await reply(update, context, t(lang, "language.admins_only"))
             return
         await chats.set_language(chat.id, choice)
     else:
         await chats.set_person_language(person_of(user), choice)
-    await reply(update, t(choice, "language.set"))
+    await reply(update, context, t(choice, "language.set"))
 
 
 async def unknown_command(update: Update, context: Context) -> None:
     """Any other command."""
-    await reply(update, t(await language_of(update, context), "unknown.command"))
+    await reply(update, context, t(await language_of(update, context), "unknown.command"))

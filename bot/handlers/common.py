@@ -12,7 +12,9 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import t
+from bot.outbox import Kind
 from bot.people import Person
+from bot.publisher import Publisher
 from bot.wiring import UseCases
 
 Context = ContextTypes.DEFAULT_TYPE
@@ -57,17 +59,22 @@ async def in_group(update: Update, context: Context, refusal: str = "where.group
     lang = await language_of(update, context)
     chat, user = update.effective_chat, update.effective_user
     if not is_group(update) or chat is None or user is None:
-        await reply(update, t(lang, refusal))
+        await reply(update, context, t(lang, refusal))
         return None
     return InGroup(lang, chat, user)
 
 
-async def reply(update: Update, text: str, markup: InlineKeyboardMarkup | None = None) -> Message | None:
-    if update.effective_message is None:
+async def reply(
+    update: Update, context: Context, text: str, markup: InlineKeyboardMarkup | None = None
+) -> Message | None:
+    """Answer in the update's chat, when Telegram's budget allows (the publisher's outbox, which every other
+    message of the bot waits in too)."""
+    message = update.effective_message
+    if message is None:
         return None
-    return await update.effective_message.reply_text(
-        text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_notification=True
-    )
+    publisher = cast(Publisher, context.application.bot_data["publisher"])
+    await publisher.outbox.turn(message.chat_id, Kind.MESSAGE, new=True)
+    return await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_notification=True)
 
 
 def admin_check(context: Context, chat_id: int, user_id: int) -> Callable[[], Awaitable[bool]]:

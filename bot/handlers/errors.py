@@ -22,6 +22,6 @@ async def on_error(update: object, context: Context) -> None:
         if update.callback_query is not None:
             await update.callback_query.answer(t(lang, "error.internal"), show_alert=True)
         elif update.effective_message is not None:
-            await reply(update, t(lang, "error.internal"))
+            await reply(update, context, t(lang, "error.internal"))
     except TelegramError:
         log.warning("could not report the error to the user")
