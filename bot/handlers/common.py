@@ -12,9 +12,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import t
-from bot.outbox import Kind
 from bot.people import Person
-from bot.publisher import Publisher
 from bot.wiring import UseCases
 
 Context = ContextTypes.DEFAULT_TYPE
@@ -72,8 +70,7 @@ async def reply(
     message = update.effective_message
     if message is None:
         return None
-    publisher = cast(Publisher, context.application.bot_data["publisher"])
-    await publisher.outbox.turn(message.chat_id, Kind.MESSAGE, new=True)
+    await uses(context).reply_turn(message.chat_id)
     return await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_notification=True)
 
 
