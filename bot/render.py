@@ -60,8 +60,9 @@ def play_line(play: SeenPlay, variant: str, seating: Seating, lang: str) -> str:
 def finished_trick_lines(
     plays: Sequence[SeenPlay], winner: int | None, variant: str, seating: Seating, lang: str
 ) -> list[str]:
-    """A trick that is over, every card of it, and who took it."""
-    lines = [t(lang, "table.trick_taken", name=seating.name(winner))]
+    """A trick that is over, every card of it, and who took it (None: the deal stopped before it was
+    complete, and nobody took it)."""
+    lines = [t(lang, "table.trick") if winner is None else t(lang, "table.trick_taken", name=seating.name(winner))]
     return lines + [play_line(play, variant, seating, lang) for play in plays]
 
 

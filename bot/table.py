@@ -135,9 +135,12 @@ class Table:
         live.selection.clear()
         log.debug("game %s: %s applied at version %s", live.game_id, action, live.version - 1)
         last: tuple[Action, ...] = ()
-        winner = state.deals[-1].last_trick_winner if len(state.deals) > before_deals else None
-        if winner is not None and len(before_trick) + 1 == state.num_players:
+        winner: int | None = None
+        if len(state.deals) > before_deals and before_trick and action.cards:
+            ended = state.deals[-1]
             last = (*before_trick, action)  # the deal's last trick: its completing card is shown too
+            # ... taken by its winner, or stopped before anyone took it (C12: the queen caught)
+            winner = ended.last_trick_winner if sum(ended.tricks) > before_tricks else None
         if state.is_over:
             self.games.drop(live.game_id)
             self.moved(live)

@@ -8,6 +8,7 @@ from bot.callbacks import Clear, Lobby, LobbyOp, Play, Toggle, Unplayable
 from bot.events import Applied, DealEnded, HandChanged, Pressed, SeriesEnded, TurnCame
 from bot.i18n import t
 from bot.live import Live
+from engine.classic import QUEEN_AND_SIX
 from tests.usecases import CHAT, Bench, bench, no, people
 
 
@@ -99,3 +100,27 @@ async def test_a_series_played_to_its_end_tells_every_deal_and_leaves_the_cache(
         row = await b.storage.games.get(live.game_id)
         assert row is not None and row.status == "finished" and row.action_count == len(live.state.history)
         assert await b.table.press(Play(live.game_id, 0, live.state.history[0]), 1) == t("en", "press.over")
+
+
+async def test_C12_a_deal_stopped_by_catching_the_queen_shows_its_trick_taken_by_nobody(tmp_path: Path) -> None:
+    """Classic Kozel: the Q♣ and the 6♣ falling in one trick stop the deal at once, the trick unfinished or
+    never taken (C12); the deal's last trick, told with the deal's end, is those cards, with no taker (before,
+    nothing was shown, or the previous trick's taker)."""
+    queen_and_six = set(QUEEN_AND_SIX)
+    async with bench(tmp_path) as b:
+        live = await started(b, "classic", 4)
+        stopped = 0
+        while not live.state.is_over and stopped < 3:
+            seat = next(s for s in range(4) if live.state.legal_actions(s))
+            legal = live.state.legal_actions(seat)
+            eager = [a for a in legal if a.cards and a.cards[0] in queen_and_six]  # play them when allowed
+            action = (eager or legal)[0]
+            trick_before = tuple(live.state.trick)
+            async with b.games.lock(live.game_id):
+                events = await b.table.act(live, action, user(seat))
+            ended = [e for e in events if isinstance(e, DealEnded | SeriesEnded)]
+            if ended and "queen_caught" in live.state.deals[-1].events:
+                stopped += 1
+                assert ended[0].last_trick == (*trick_before, action)
+                assert ended[0].winner is None
+        assert stopped, "no deal was stopped by catching the queen: the test saw nothing"
