@@ -14,7 +14,7 @@ from telegram import InlineKeyboardMarkup
 from bot.outbox import Kind
 from bot.publisher import Publisher, fit
 from bot.render import Seating, render_deal_result, render_outcome
-from playground.botapi import ALL_METHODS, Message
+from playground.botapi import ALL_METHODS, BotApiServer, Message
 from tests.e2e import GROUP, PERIOD, Person, World, finished, open_game, play_until, replay, running_world
 
 
@@ -49,6 +49,16 @@ def newest_renders(publisher: Publisher) -> dict[tuple[int, int], tuple[str, lis
     return wanted
 
 
+def assert_up_to_date(server: BotApiServer, wanted: dict[tuple[int, int], tuple[str, list[str]]]) -> None:
+    """Every message the bot keeps (not deleted) shows the newest text and buttons it was given."""
+    for (chat_id, message_id), (text, buttons) in wanted.items():
+        message = server.messages[(chat_id, message_id)]
+        if message.deleted:
+            continue
+        shown = [b.get("callback_data") or b.get("url") or "" for b in message.buttons()]
+        assert (message.text, shown) == (text, buttons), (chat_id, message_id)
+
+
 async def test_a_series_with_5_percent_of_requests_failing_ends_complete_and_up_to_date(tmp_path: Path) -> None:
     async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as world:
         server = world.server
@@ -77,12 +87,7 @@ async def test_a_series_with_5_percent_of_requests_failing_ends_complete_and_up_
         # Every message the bot keeps shows the newest render it was given: the table, every hand, the lobby.
         assert any(chat_id == GROUP for chat_id, _ in wanted)
         assert {p.user_id for p in people} <= {chat_id for chat_id, _ in wanted}
-        for (chat_id, message_id), (text, buttons) in wanted.items():
-            message = server.messages[(chat_id, message_id)]
-            if message.deleted:
-                continue
-            shown = [b.get("callback_data") or b.get("url") or "" for b in message.buttons()]
-            assert (message.text, shown) == (text, buttons), (chat_id, message_id)
+        assert_up_to_date(server, wanted)
 
         # The group saw every deal's result and the series' outcome; no hand keeps a live card.
         seating = Seating(tuple(p.name for p in people), "Friends")
@@ -147,12 +152,7 @@ async def test_a_series_with_5_percent_of_every_method_failing_and_some_slow_end
 
         row, state = await replay(world, game.game_id)
         assert row.status == "finished" and state.outcome is not None
-        for (chat_id, message_id), (text, buttons) in wanted.items():
-            message = server.messages[(chat_id, message_id)]
-            if message.deleted:
-                continue
-            shown = [b.get("callback_data") or b.get("url") or "" for b in message.buttons()]
-            assert (message.text, shown) == (text, buttons), (chat_id, message_id)
+        assert_up_to_date(server, wanted)
         seating = Seating(tuple(p.name for p in people), "Friends")
         assert render_outcome(state.outcome, row.variant, seating, "en") in world.group_messages()[-1].text
         for person in people:
@@ -183,12 +183,7 @@ async def test_requests_that_hang_time_out_and_are_made_again_until_every_chat_i
         assert world.runner.publisher.retries, "a request that timed out was not made again"
         _, state = await replay(world, game.game_id)
         assert len(state.history) >= moves  # every move the people made is stored
-        for (chat_id, message_id), (text, buttons) in wanted.items():
-            message = server.messages[(chat_id, message_id)]
-            if message.deleted:
-                continue
-            shown = [b.get("callback_data") or b.get("url") or "" for b in message.buttons()]
-            assert (message.text, shown) == (text, buttons), (chat_id, message_id)
+        assert_up_to_date(server, wanted)
         assert server.violations == []
 
 
