@@ -17,7 +17,7 @@ from bot.live import LiveGames
 from bot.menus import LobbySeat, Rendered, render_lobby
 from bot.people import Person
 from bot.present import game_title, presenter
-from bot.table import Table, Tell, ignore
+from bot.table import Table, Tell, answer_then_tell, ignore
 from engine import EngineError, find_variant
 from storage import ChatSettings, GameRow, OpenGameExistsError, SeatRow, SeatTakenError, Storage
 
@@ -150,11 +150,7 @@ class Lobbies:
         await self.storage.players.upsert(person.user_id, person.name, person.username, person.language)
         async with self.games.lock(press.game_id):
             alert, events = await self._press(press, person, is_admin)
-        try:
-            if answer is not None:
-                await answer(alert)
-        finally:
-            await self.tell(events)  # even if the answer failed
+        await answer_then_tell(answer, alert, self.tell, events)
         return alert
 
     async def _press(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from typing import TypeVar
 
 from bot.callbacks import Clear, HandPress, Play, Toggle, Unplayable
 from bot.events import Applied, DealEnded, Event, HandChanged, Pressed, SeriesEnded, TrickTaken, TurnCame
@@ -22,10 +23,23 @@ from storage import SeatRow, Storage
 log = logging.getLogger(__name__)
 
 Tell = Callable[[Sequence[Event]], Awaitable[None]]
+Alert = TypeVar("Alert")  # what a press is answered with
 
 
 async def ignore(events: Sequence[Event]) -> None:
     """A ``Tell`` that tells nobody."""
+
+
+async def answer_then_tell(
+    answer: Callable[[Alert], Awaitable[None]] | None, alert: Alert, tell: Tell, events: Sequence[Event]
+) -> None:
+    """A press stored: its answer first (the spinner on the button stops at once), then what changed, which
+    may wait for Telegram's budget; told even if the answer failed."""
+    try:
+        if answer is not None:
+            await answer(alert)
+    finally:
+        await tell(events)
 
 
 class Table:
@@ -43,11 +57,7 @@ class Table:
         the spinner on his button stops at once all the same)."""
         async with self.games.lock(press.game_id):
             alert, events = await self.pressed(press, user_id)
-        try:
-            if answer is not None:
-                await answer(alert)
-        finally:
-            await self.tell(events)  # even if the answer failed
+        await answer_then_tell(answer, alert, self.tell, events)
         return alert
 
     async def pressed(self, press: HandPress, user_id: int) -> tuple[str | None, list[Event]]:
