@@ -201,11 +201,14 @@ def hand_keyboard(
     card_buttons = []
     if shown.selects_cards:
         playable = {c for a in view.legal for c in a.cards}
+        at_once = {} if selection else shown.one_tap(view)  # once he is choosing, every tap chooses
         for card in cards:
             label = shown.card_label(card)
             toggle = Toggle(game_id, version, card).data()
             if card in selection:
                 card_buttons.append(InlineKeyboardButton("✅" + label, callback_data=toggle))
+            elif card in at_once:
+                card_buttons.append(InlineKeyboardButton(label, callback_data=play(at_once[card])))
             elif card in playable:
                 card_buttons.append(InlineKeyboardButton(label, callback_data=toggle))
             else:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
+from bot import callbacks
+from bot.render import card_label
 from engine import Action, Card, GameState, Kind, find_variant
 
 # One configuration of each game and option that changes the deal, for tests that cover them all.
@@ -50,6 +53,16 @@ def cards_in(obj: Any) -> list[Card]:
 
 
 _SCALARS = frozenset({int, str, bool, float, type(None)})
+
+
+def card_buttons_that_play(buttons: Iterable[tuple[str, str]], variant: str) -> dict[str, Action]:
+    """Of a hand's buttons (text, data), those labelled with a card alone that play a move at once, by data."""
+    found: dict[str, Action] = {}
+    for text, data in buttons:
+        press = callbacks.parse(data)
+        if isinstance(press, callbacks.Play) and press.action.cards and text == card_label(press.action.cards[0], variant):
+            found[data] = press.action
+    return found
 
 
 def table_cards(state: GameState) -> list[Card]:

@@ -16,6 +16,7 @@ from engine.czech import KOZEL
 from playground.botapi import BOT_USERNAME
 from storage import ChatSettings
 from tests.e2e import GROUP, PERIOD, World, button, eventually, finished, open_game, play_turn, replay, running_world
+from tests.helpers import card_buttons_that_play
 
 FAST: dict[str, Any] = {
     "group_period_seconds": PERIOD,
@@ -187,6 +188,30 @@ async def test_a_forced_four_card_move_takes_one_tap(world: World) -> None:
         await world.runner.settle()
     assert forced_seen, "no forced move came up"
     assert world.server.violations == []
+
+
+async def test_a_four_card_card_of_one_use_is_played_with_one_tap(world: World) -> None:
+    """F7/F8: a tap on a card that can be played in one way only (the only card of its suit on lead, a card that
+    cannot beat a single led card) stores that move at once: no choosing, no move button."""
+    people, game = await open_game(world, "/newgame 4", 4)
+    rng = random.Random(11)
+    for _ in range(200):
+        mover = next(p for p in people if p.my_turn())
+        hand = mover.hand()
+        assert hand is not None
+        at_once = card_buttons_that_play(((b["text"], b.get("callback_data", "")) for b in hand.buttons()), "four_card")
+        if at_once:
+            data, action = next(iter(at_once.items()))
+            _, before = await replay(world, game.game_id)
+            await mover.press(hand, data)
+            await world.runner.settle()
+            _, after = await replay(world, game.game_id)
+            assert after.history == [*before.history, action]  # one tap, one move stored
+            assert action.kind in (Kind.LEAD, Kind.DISCARD) and len(action.cards) == 1
+            return
+        assert await play_turn(mover, rng)
+        await world.runner.settle()
+    raise AssertionError("no card of one use came up")
 
 
 async def seats_of(world: World, game_id: int) -> dict[int, int | None]:

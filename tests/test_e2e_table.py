@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from bot.i18n import tn
 from bot.present.base import Seating, teams_line
 from bot.render import card_label
 from engine import Kind
-from tests.e2e import GROUP, World, button, open_game, play_turn, replay, running_world
+from playground.botapi import Message
+from tests.e2e import GROUP, Person, World, button, open_game, play_turn, replay, running_world
 
 
 async def test_the_hand_stays_under_the_finger_of_a_player_who_is_choosing(tmp_path: Path) -> None:
@@ -18,16 +21,9 @@ async def test_the_hand_stays_under_the_finger_of_a_player_who_is_choosing(tmp_p
     taps count as activity: no notification is sent to a player who is using his hand."""
     async with running_world(tmp_path, turn_ping_seconds=0.3) as world:
         server, runner = world.server, world.runner
-        people, game = await open_game(world, "/newgame 4", 4)
-        rng = random.Random(15)
-        first = next(p for p in people if p.my_turn())
-        assert await play_turn(first, rng)
-        await runner.settle()
-        _, state = await replay(world, game.game_id)
-        assert state.to_move is not None and state.to_move != first.user_id - 1
-        chooser = next(p for p in people if p.user_id == state.to_move + 1)
-        hand, _, toggles = chooser.options()
-        assert hand is not None and toggles and "👉" in hand.text
+        people, _ = await open_game(world, "/newgame 4", 4)
+        chooser, hand, toggles = await one_who_chooses(people, random.Random(15), runner.settle)
+        assert "👉" in hand.text
         before = len(server.bot_messages(chooser.user_id))
         for tap in range(10):  # 10 taps, 0.12 s apart: 1.2 s, four times the notification delay
             await chooser.press(hand, toggles[tap % 2 if len(toggles) > 1 else 0])
@@ -42,6 +38,25 @@ async def test_the_hand_stays_under_the_finger_of_a_player_who_is_choosing(tmp_p
         assert not server.messages[(chooser.user_id, hand.message_id)].deleted
         assert len(server.bot_messages(chooser.user_id)) == before  # no notification: he was pressing
         assert server.violations == []
+
+
+async def one_who_chooses(
+    people: list[Person],
+    rng: random.Random,
+    settle: Callable[[], Awaitable[None]],
+    wanted: Callable[[Message], bool] = lambda hand: True,
+) -> tuple[Person, Message, list[str]]:
+    """Play on until the player to move has a card to choose (a card of one use plays with one tap) in a hand
+    that is ``wanted``: him, his hand and its card toggles."""
+    for _ in range(100):
+        mover = next(p for p in people if p.my_turn())
+        hand, _, toggles = mover.options()
+        assert hand is not None
+        if toggles and wanted(hand):
+            return mover, hand, toggles
+        assert await play_turn(mover, rng)
+        await settle()
+    raise AssertionError("nobody had a card to choose")
 
 
 async def test_the_card_that_completes_a_trick_is_shown_with_who_took_it(world: World) -> None:
@@ -128,17 +143,16 @@ async def test_no_two_buttons_of_a_hand_begin_with_the_same_word(world: World) -
         await person.join(lobby)
     lobby = world.server.messages[(GROUP, lobby.message_id)]
     await people[0].press(lobby, button(lobby, ":start"))
-    first = next(p for p in people if p.my_turn())
-    assert await play_turn(first, random.Random(3))
+    rng = random.Random(3)
+    assert await play_turn(next(p for p in people if p.my_turn()), rng)
     await world.runner.settle()
-    answerer = next(p for p in people if p.my_turn())
-    hand, _, toggles = answerer.options()
-    assert hand is not None and toggles
+    answering = tn("ru", "hand.your_answer", 1).split("</b>")[0]  # "👉 <b>Ваш ход:"
+    answerer, hand, toggles = await one_who_chooses(people, rng, world.runner.settle, lambda m: answering in m.text)
     await answerer.press(hand, toggles[0])
     await world.runner.settle()
-    hand = answerer.hand()
-    assert hand is not None
-    words = [b["text"].split()[0] for b in hand.buttons() if b.get("callback_data", "").split(":")[-1][:1] not in "tn"]
+    shown = answerer.hand()
+    assert shown is not None
+    words = [b["text"].split()[0] for b in shown.buttons() if b.get("callback_data", "").split(":")[-1][:1] not in "tn"]
     assert "Снять" in words and "Сбросить" in words, words
     assert len(words) == len(set(words)), words
 

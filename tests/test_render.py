@@ -6,6 +6,8 @@ import io
 import random
 import re
 import string
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from unittest import mock
 
@@ -49,7 +51,7 @@ from bot.render import (
 from engine import Action, Card, GameState, Kind, find_variant, variant_named
 from engine.simulate import play_random
 from storage import ChatSettings
-from tests.helpers import GAME_CONFIGS, act
+from tests.helpers import GAME_CONFIGS, act, card_buttons_that_play
 
 NAMES = Seating(("Ann", "Bob <b>", "Cid", "Dan", "Eve", "Fay"), "Friends & Co")
 
@@ -115,9 +117,24 @@ def check_hand(
     actions = [d.split(":")[2][1:] for d in data if d.split(":")[2].startswith("a")]
     for encoded in actions:  # every active action button is a legal action of this seat
         assert Action.decode(encoded) in view.legal
+    if view.variant == "four_card":  # a card's own button plays it only when it has one use, alone
+        assert one_tap_cards(view.variant, markup) == ({} if selection else one_use(view.legal))
     assert len(text) < 4096
     assert "Bob <b>" not in text  # names are escaped for HTML
     return text, markup
+
+
+def one_use(legal: Sequence[Action]) -> dict[Card, Action]:
+    """The cards that only one lead, beat or discard uses, that one being the card alone."""
+    moves = [a for a in legal if a.kind in (Kind.LEAD, Kind.BEAT, Kind.DISCARD)]
+    uses = Counter(c for a in moves for c in a.cards)
+    return {a.cards[0]: a for a in moves if len(a.cards) == 1 and uses[a.cards[0]] == 1}
+
+
+def one_tap_cards(variant: str, markup: InlineKeyboardMarkup | None) -> dict[Card, Action]:
+    """The card buttons that play a move at once, by card."""
+    buttons = [(b.text, str(b.callback_data)) for row in markup.inline_keyboard for b in row] if markup else []
+    return {action.cards[0]: action for action in card_buttons_that_play(buttons, variant).values()}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -164,6 +181,32 @@ def test_four_card_multi_card_selection_buttons() -> None:
     act(state, "1 discard 9C 9H")
     public = render_table(state.view(None), NAMES, "en")
     assert "🂠🂠" in public and "9♣" not in public and "9♥" not in public
+
+
+def test_four_card_a_card_of_one_use_is_played_with_one_tap() -> None:
+    """F7/F8: the only card of its suit leads with one tap, and so does a card that cannot beat a single led card
+    (it can only be discarded); a card with a choice (a lead with others of its suit, beat or discard) is chosen
+    first, and once a card is chosen every tap chooses."""
+    state = find_variant("four_card").new_game(
+        1, stacked=["6S 7S 8S TD | KS AS 9C 9H | QS JS 6C 7C | 6H 7H 8H 6D / AD ... @ 0"], dealer=3
+    )
+    _, markup = check_hand(state, 0, "en")
+    assert one_tap_cards("four_card", markup) == {Card.parse("TD"): Action(0, Kind.LEAD, (Card.parse("TD"),))}
+    act(state, "0 lead 6S")
+    text, markup = check_hand(state, 1, "en")
+    assert one_tap_cards("four_card", markup) == {
+        Card.parse(c): Action(1, Kind.DISCARD, (Card.parse(c),)) for c in ("9C", "9H")
+    }  # the king and the ace may beat or be discarded: chosen first
+    assert "A card that cannot beat is discarded face down with one tap." in text
+    text, markup = check_hand(state, 1, "ru")
+    assert "Карта, которая не бьёт, сбрасывается рубашкой вверх одним нажатием." in text
+    _, markup = check_hand(state, 1, "en", frozenset({Card.parse("KS")}))
+    assert one_tap_cards("four_card", markup) == {}
+    _, markup = check_hand(state, 2, "en")  # not his turn: nothing plays at once
+    assert one_tap_cards("four_card", markup) == {}
+    act(state, "1 beat KS")
+    text, _ = check_hand(state, 2, "en")  # the queen and the jack cannot beat the king: every card has one use
+    assert "one tap" in text
 
 
 def test_four_card_molodka_button_for_an_out_of_turn_player() -> None:

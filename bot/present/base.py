@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from html import escape
 
 from bot.i18n import t
-from engine import Card, DealResult, Outcome, Variant, View, find_variant
+from engine import Action, Card, DealResult, Outcome, Variant, View, find_variant
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,12 @@ class Presenter:
         """In a game where cards are chosen: the cards of the seat's move when every legal move uses the same
         ones (the whole hand), so the move takes one tap; None otherwise."""
         return None
+
+    def one_tap(self, view: View) -> dict[Card, Action]:
+        """In a game where cards are chosen: the seat's cards that can be played in one way only, alone (a
+        lead of the only card of its suit, the discard of a card that cannot beat), each with that move, so
+        that a tap plays it; the others are chosen first."""
+        return {}
 
     def answer_prompt(self, view: View, lang: str) -> str | None:
         """The hand's prompt when the seat answers a trick in its own way (None: the common prompt)."""

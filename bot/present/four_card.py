@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from bot.i18n import t, tn
 from bot.present.base import Seating
 from bot.present.teams import TeamPresenter
-from engine import Card, Kind, View
+from engine import Action, Card, Kind, View
 from engine.four_card import ORDER
 
 
@@ -43,6 +43,16 @@ class FourCardPresenter(TeamPresenter):
         sets = {frozenset(a.cards) for a in view.legal if a.kind in (Kind.LEAD, Kind.BEAT, Kind.DISCARD)}
         return tuple(sorted(next(iter(sets)))) if len(sets) == 1 else None
 
+    def one_tap(self, view: View) -> dict[Card, Action]:
+        if view.seat is None or view.to_move != view.seat:
+            return {}
+        uses: dict[Card, list[Action]] = {}
+        for action in view.legal:
+            if action.kind in (Kind.LEAD, Kind.BEAT, Kind.DISCARD):
+                for card in action.cards:
+                    uses.setdefault(card, []).append(action)
+        return {card: moves[0] for card, moves in uses.items() if len(moves) == 1 and len(moves[0].cards) == 1}
+
     def answer_prompt(self, view: View, lang: str) -> str | None:
         if not view.trick:
             return None
@@ -50,4 +60,7 @@ class FourCardPresenter(TeamPresenter):
         forced = self.forced_cards(view)
         if forced is not None and len(forced) == len(view.hand):
             return tn(lang, "hand.your_answer_all", count)
-        return tn(lang, "hand.your_answer", count)
+        prompt = tn(lang, "hand.your_answer", count)
+        if any(action.kind is Kind.DISCARD for action in self.one_tap(view).values()):
+            prompt += "\n" + t(lang, "hand.discard_at_once")
+        return prompt
