@@ -60,6 +60,8 @@ VARIANTS = ["/newgame 4", "/newgame classic", "/newgame czech"]
 PUT_DOWN = frozenset({Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.MOLODKA, Kind.PLAY})  # moves that play cards
 OPEN_TIMEOUT = 900.0  # seconds one table may take to open when a thousand open at once under the limits
 OPENING = 50  # tables opened at once
+FAIR_SAMPLES = 5  # a table's own-hand waits needed before its p99 is compared with the others'
+SAMPLE_EVERY = 15.0  # seconds between two looks at the bot's memory and backlog
 
 
 async def open_games(
@@ -274,6 +276,7 @@ async def play_people(conn: Connection, plan: Plan) -> None:
     rng = random.Random(1)
     deadline = time.monotonic() + seconds
     presses: list[tuple[int, float]] = []
+    moves_by_table = Counter({chat_id: 0 for chat_id, _ in opened})
     played = 0
 
     async def play(chat_id: int, person: Person) -> None:
@@ -293,9 +296,10 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             started = time.time()
             if await play_turn(person, rng):
                 presses.append((chat_id, started))
+                moves_by_table[chat_id] += 1
                 played += 1
 
-    started, cpu = time.monotonic(), time.process_time()
+    started, cpu, wall_started = time.monotonic(), time.process_time(), time.time()
     await asyncio.gather(*(play(chat_id, person) for chat_id, people in opened for person in people))
     elapsed, cpu = time.monotonic() - started, time.process_time() - cpu
     conn.send("played")
@@ -311,6 +315,16 @@ async def play_people(conn: Connection, plan: Plan) -> None:
         min(later) - at for chat_id, at in presses if (later := [e for e in table_edits.get(chat_id, []) if e >= at])
     ]
     worst = [pct(v, 0.99) for v in watch.own_by_table.values()]
+    # Past capacity each table gets a move only now and then: a table's p99 over a sample or two is one wait.
+    # Fairness is judged on the second half of the run (the queues built up) by each table's moves and by the
+    # waits of the tables with enough of them.
+    half = wall_started + elapsed / 2
+    queued = [(table, wait) for table, tap, wait in watch.own_at if tap >= half]
+    later_by_table: dict[int, list[float]] = {}
+    for table, wait in queued:
+        later_by_table.setdefault(table, []).append(wait)
+    steady = [pct(v, 0.99) or 0.0 for v in later_by_table.values() if len(v) >= FAIR_SAMPLES]
+    moves = sorted(moves_by_table.values())
     conn.send(
         {
             "games": games,
@@ -327,6 +341,16 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             ]
             if any(w is not None for w in worst)
             else None,
+            "second_half_own_hand_ms_p50_p99": [pct([w for _, w in queued], 0.5), pct([w for _, w in queued], 0.99)],
+            f"second_half_own_hand_p99_ms_best_and_worst_table_of_{FAIR_SAMPLES}_or_more": [
+                min(steady),
+                max(steady),
+                len(steady),
+            ]
+            if steady
+            else None,
+            "moves_per_table_min_median_max": [moves[0], moves[len(moves) // 2], moves[-1]],
+            "tables_without_a_move": moves.count(0),
             "turn_hand_ms_p50": pct(watch.turn, 0.5),
             "turn_hand_ms_p99": pct(watch.turn, 0.99),
             "table_staleness_ms_p50": pct(staleness, 0.5),
@@ -395,8 +419,17 @@ async def run_split(
         outbox = runner.publisher.outbox
         waited, granted = dict(outbox.waited), outbox.granted_by_kind.copy()
         cpu = time.process_time()
+        samples: list[tuple[float, int]] = []
+
+        async def sample() -> None:  # the bot's memory and its backlog as the run goes on
+            while True:
+                samples.append((rss_mib(), outbox.waiting()))
+                await asyncio.sleep(SAMPLE_EVERY)
+
+        sampler = asyncio.create_task(sample())
         mine.send("play")
         assert await receive() == "played"
+        sampler.cancel()
         played_decisions = runner.uses.computers.decisions - decisions
         await runner.publisher.flush()
         cpu = time.process_time() - cpu
@@ -419,6 +452,7 @@ async def run_split(
         bot_cpu_share=round(cpu / result["seconds"], 2),
         bot_memory_per_game_kib=round((bot_bytes - before) / games / 1024, 1),
         bot_rss_mib_before_and_after_play=[rss_before, rss_after],
+        **{f"bot_rss_mib_and_calls_waiting_every_{SAMPLE_EVERY:g}_s": [[round(r, 1), w] for r, w in samples]},
         retries=retries,
         # no computer seats and no timers here: a computer decision would be a person's turn taken from him
         computer_decisions_while_people_played_and_after=[played_decisions, decisions - played_decisions],
@@ -458,6 +492,7 @@ class Watch:
         self.own: list[float] = []
         self.answered: list[float] = []  # a tap → its callback answered: how late the bot handles updates
         self.own_by_table: dict[int, list[float]] = {}
+        self.own_at: list[tuple[int, float, float]] = []  # (table, tap, wait)
         self.turn: list[float] = []
         self.waits = False
         self.changed: dict[int, asyncio.Event] = {}
@@ -493,6 +528,7 @@ class Watch:
             changed.set()
         for tap in self.taps.pop(user, []) if hand else ():
             self.own.append(now - tap)
+            self.own_at.append((self.table_of[user], tap, now - tap))
             self.own_by_table.setdefault(self.table_of[user], []).append(now - tap)
         turn = "👉" in subject.text
         if turn and user in self._turns:
