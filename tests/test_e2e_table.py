@@ -97,7 +97,8 @@ async def test_the_card_that_completes_a_trick_is_shown_with_who_took_it(world: 
             winner = seating.name(state.tricks_done[-1].winner)
             assert f"Trick taken by {winner}:" in table and f"{mover.name}: {label}" in table, table
             taken = state.tricks_taken
-            assert teams_line("table.tricks_teams", taken, seating, "en") in table
+            assert f"Tricks: Team 1 — {taken[0]} · Team 2 — {taken[1]}" in table  # the score line names them
+            assert teams_line("table.score_teams", state.totals, seating, "en") in table
             for person in people:
                 hand = person.hand()
                 assert hand is not None, person.name

@@ -151,7 +151,7 @@ async def test_a_person_plays_a_four_card_deal_against_computers_in_a_browser(up
                 if hand is None or "👉" not in hand["text"]:
                     await asyncio.sleep(0.05)
                     continue
-                on_table = hand["text"].partition("On the table:")[2].partition("Score:")[0].count("🤖")
+                on_table = hand["text"].partition("On the table:")[2].partition("Penalty points:")[0].count("🤖")
                 if SCREENSHOT and not shot and "Your turn" in hand["text"] and (on_table >= 2 or moves > 8):
                     await page.screenshot(path=SCREENSHOT)
                     shot = True
@@ -176,7 +176,7 @@ async def test_a_person_plays_a_four_card_deal_against_computers_in_a_browser(up
             started_text = await group.locator(".row.bot", has_text="has started").first.inner_text()
             assert "Ann" in started_text and started_text.count("🤖") == 3
             result = await group.locator(".row.bot", has_text="Deal 1 of").last.inner_text()
-            assert "Card points" in result and "Score:" in result
+            assert "Card points" in result and "Penalty points:" in result  # F15: four-card counts toward 12 that lose
             assert await group.locator(".row.bot", has_text="Deal 1 is over.").count() == 1  # the old table, edited
             await group.locator(".row.bot", has_text="deal 2").wait_for()  # the next deal's table
             await private.locator(".row.bot", has_text="deal 2").locator(".key").first.wait_for()  # and hand

@@ -51,7 +51,7 @@ from bot.render import (
 from engine import Action, Card, GameState, Kind, find_variant, variant_named
 from engine.simulate import play_random
 from storage import ChatSettings
-from tests.helpers import GAME_CONFIGS, act, card_buttons_that_play
+from tests.helpers import GAME_CONFIGS, act, card_buttons_that_play, first_legal
 
 NAMES = Seating(("Ann", "Bob <b>", "Cid", "Dan", "Eve", "Fay"), "Friends & Co")
 
@@ -207,6 +207,22 @@ def test_four_card_a_card_of_one_use_is_played_with_one_tap() -> None:
     act(state, "1 beat KS")
     text, _ = check_hand(state, 2, "en")  # the queen and the jack cannot beat the king: every card has one use
     assert "one tap" in text
+
+
+def test_F15_C14_the_series_line_says_what_counts_toward_12() -> None:
+    """Four-card Kozel counts penalty points, 12 lose (F15); classic Kozel series points, 12 win (C14): the same
+    word for both read as if a four-card team near 12 were winning.  The tricks line numbers the teams, which the
+    series line just below names."""
+    for name, expected in (("four_card", "Penalty points: Team 1 (Ann &amp; Cid"), ("classic", "Score: Team 1 (Ann")):
+        state = find_variant(name).new_game(2)
+        while not state.tricks_done:
+            state.apply(first_legal(state))
+        for text in (render_table(state.view(None), NAMES, "en"), check_hand(state, 0, "en")[0]):
+            assert expected in text, text
+            taken = state.tricks_taken
+            assert f"Tricks: Team 1 — {taken[0]} · Team 2 — {taken[1]}" in text, text
+    state = find_variant("four_card").new_game(2)
+    assert "Штрафные очки: Команда 1 (Ann" in render_table(state.view(None), NAMES, "ru")
 
 
 def test_four_card_molodka_button_for_an_out_of_turn_player() -> None:

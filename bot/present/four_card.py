@@ -16,6 +16,7 @@ class FourCardPresenter(TeamPresenter):
     selects_cards = True  # F7/F8: a lead or an answer is several cards
     marks_trick_top = True
     score_key = "deal.defeat"
+    totals_key = "table.penalty_teams"  # F15: toward 12 that lose, not 12 that win as in classic Kozel
 
     def sort_hand(self, cards: Iterable[Card], trump: int | None = None) -> list[Card]:
         return sorted(cards, key=lambda c: (c.suit == trump, int(c.suit), ORDER[c]))

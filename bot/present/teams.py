@@ -11,15 +11,17 @@ from engine import DealResult, Outcome
 
 class TeamPresenter(Presenter):
     score_key = "deal.pairs"  # the line of what a team scored in a deal
+    totals_key = "table.score_teams"  # the line of the series so far: what each team has toward 12
 
     def score_line(self, totals: Sequence[int], seating: Seating, lang: str) -> str:
         if len(totals) == 2:
-            return teams_line("table.score_teams", totals, seating, lang)
+            return teams_line(self.totals_key, totals, seating, lang)
         return super().score_line(totals, seating, lang)
 
     def tricks_line(self, taken: Sequence[int], seating: Seating, lang: str) -> str:
-        if len(taken) == 2:
-            return teams_line("table.tricks_teams", taken, seating, lang)
+        if len(taken) == 2:  # the teams by number: the score line just below names them
+            return t(lang, "table.tricks_teams", a=t(lang, "team.short_a"), sa=taken[0], b=t(lang, "team.short_b"),
+                     sb=taken[1])  # fmt: skip
         return super().tricks_line(taken, seating, lang)
 
     def result_lines(self, result: DealResult, seating: Seating, lang: str) -> list[str]:
@@ -43,7 +45,7 @@ class TeamPresenter(Presenter):
         for event in result.events:
             if event.startswith("egg_bonus:"):
                 lines.append(tn(lang, "deal.egg_bonus", int(event.split(":")[1])))
-        lines.append(teams_line("table.score_teams", result.totals, seating, lang))
+        lines.append(teams_line(self.totals_key, result.totals, seating, lang))
         return lines
 
     def outcome_lines(self, outcome: Outcome, seating: Seating, lang: str) -> list[str]:
