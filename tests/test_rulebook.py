@@ -142,7 +142,7 @@ FACTS = [
     ("four_card", "F14", r"30 card points or fewer but took at least one trick \| 4 \|", r"\b4\D{1,6}30\b"),
     ("four_card", "F14", r"took no trick at all \| 6 \|", r"\b30\b\D+\b6\b"),
     ("four_card", "F14", r"60:60", r"60:60"),
-    ("four_card", "F15", r"\b12 or more defeat points", r"\b12\b"),
+    ("four_card", "F15", r"\b12 or more penalty points", r"\b12\b"),
     ("classic", "C2", r"\b36 cards\b.*\b32 cards\b", r"\b36\b.*\b32\b"),
     ("classic", "C4", r"6 7 8 9 K 10 A", r"6 7 8 9 K 10 A"),
     ("classic", "C5", r"A 11, 10 10, K 4, Q 3, J 2, every other card 0", r"A 11, 10 10, K 4, Q 3, J 2\b\D*\b0\b"),
