@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
 from bot.callbacks import Clear, HandPress, Play, Toggle, Unplayable
-from bot.events import Applied, DealEnded, Event, HandChanged, Pressed, SeriesEnded, TrickTaken, TurnCame
+from bot.events import Applied, DealEnded, Edit, Event, HandChanged, Pressed, SeriesEnded, TrickTaken, TurnCame
 from bot.i18n import pick_language, t
 from bot.live import Live, LiveGames
 from bot.present import presenter
@@ -154,7 +154,10 @@ class Table:
         if state.is_over:
             self.games.drop(live.game_id)
             self.moved(live)
-            return [SeriesEnded(live, before_deals, last, winner)]
+            row = await self.storage.games.get(live.game_id)
+            over = t(live.chat_lang, "cancel.vote_over")  # a vote to cancel it was open: its button goes
+            votes = [Edit(live.game.chat_id, message_id, over) for message_id in row.vote_message_ids] if row else []
+            return [SeriesEnded(live, before_deals, last, winner), *votes]
         if len(state.deals) > before_deals:
             self.moved(live)
             return [DealEnded(live, before_deals, last, winner)]

@@ -23,11 +23,20 @@ class Votes:
         self.games = games
         self.table = table
         self.tell = tell
-        self._vote_messages: dict[int, set[int]] = {}  # chat → its open vote messages (lose their button at the end)
 
-    def vote_posted(self, chat_id: int, message_id: int) -> None:
-        """A vote message was posted in the chat: when its game ends, its button goes."""
-        self._vote_messages.setdefault(chat_id, set()).add(message_id)
+    async def vote_posted(self, chat_id: int, message_id: int) -> None:
+        """A vote message was posted in the chat: it is kept with its game, whose end takes its button away
+        (at once, if the game ended meanwhile)."""
+        lang = await self.chat_lang(chat_id)
+        game = await self.storage.games.open_game(chat_id)
+        events: list[Event] = [Edit(chat_id, message_id, t(lang, "cancel.vote_over"))]
+        if game is not None:
+            async with self.games.lock(game.game_id):
+                game = await self.storage.games.get(game.game_id)
+                if game is not None and game.status in ("lobby", "active"):
+                    await self.storage.games.add_vote_message(game.game_id, message_id)
+                    events = []
+        await self.tell(events)
 
     async def chat_lang(self, chat_id: int) -> str:
         chat = await self.storage.chats.get(chat_id)
@@ -67,7 +76,7 @@ class Votes:
                 alert, events = t(lang, "cancel.already_voted"), []
             else:
                 if message_id:
-                    self.vote_posted(chat_id, message_id)
+                    await self.storage.games.add_vote_message(game.game_id, message_id)
                 outcome, (text, markup), events = await self.vote(game, person.user_id, lang)
                 if outcome == "refused":
                     alert = text
@@ -108,7 +117,6 @@ class Votes:
         if live is not None:
             self.table.moved(live)  # its timers and computer players stop
         events: list[Event] = [GameEnded(live, game.chat_id, game.lobby_message_id, game.status == "lobby", notice)]
-        votes = self._vote_messages.pop(game.chat_id, set())
         if notice is not None:  # no vote button stays live under a game that is over
-            events += [Edit(game.chat_id, message_id, notice) for message_id in sorted(votes)]
+            events += [Edit(game.chat_id, message_id, notice) for message_id in game.vote_message_ids]
         return events

@@ -82,12 +82,13 @@ class GameRow(Row):
     table_deal_no: int | None = None
     updated_at: str = ""
     cancel_votes: list[int] = Field(default_factory=list)
-    JSON_FIELDS: ClassVar[tuple[str, ...]] = ("options", "totals", "outcome", "cancel_votes")
+    vote_message_ids: list[int] = Field(default_factory=list)  # its votes to cancel, posted in the group
+    JSON_FIELDS: ClassVar[tuple[str, ...]] = ("options", "totals", "outcome", "cancel_votes", "vote_message_ids")
 
 
 GAME_COLUMNS = (
     "game_id, chat_id, variant, options, seed, status, creator_id, action_count, deal_no, totals, outcome, "
-    "lobby_message_id, table_message_id, announced_deals, table_deal_no, updated_at, cancel_votes"
+    "lobby_message_id, table_message_id, announced_deals, table_deal_no, updated_at, cancel_votes, vote_message_ids"
 )
 
 

@@ -246,6 +246,14 @@ class GameRepo:
             "UPDATE games SET cancel_votes = ? WHERE game_id = ?", (_json(list(dict.fromkeys(votes))), game_id)
         )
 
+    async def add_vote_message(self, game_id: int, message_id: int) -> None:
+        """A vote to cancel the game was posted as ``message_id`` in its group."""
+        await self.db.execute(
+            "UPDATE games SET vote_message_ids = json_insert(vote_message_ids, '$[#]', ?) WHERE game_id = ? "
+            "AND NOT EXISTS (SELECT 1 FROM json_each(vote_message_ids) WHERE value = ?)",
+            (message_id, game_id, message_id),
+        )
+
     async def last_action_at(self, game_id: int) -> float | None:
         """When the game's last action was committed (or it started), as a Unix time: where a turn's
         timer counts from after a restart."""

@@ -132,6 +132,42 @@ async def test_a_cancelled_game_says_so_in_its_vote_its_hands_and_score(tmp_path
         assert world.server.violations == []
 
 
+async def test_a_vote_to_cancel_loses_its_button_when_the_series_ends_even_after_a_restart(tmp_path: Path) -> None:
+    """A vote to cancel that is still open when the series ends as usual is closed with it: its button goes.
+    The vote's message is kept with the game in the database, so a restart in between changes nothing (it was
+    kept in memory only, and the button stayed live after a normal end)."""
+    async with running_world(tmp_path, **FAST) as world:
+        await configure(world, computer_level="random", turn_timer=0)
+        ann, bob = world.person(1, "Ann"), world.person(2, "Bob")
+        await ann.say(GROUP, "/newgame czech")
+        lobby = world.group_messages()[-1]
+        for person in (ann, bob):
+            await person.join(lobby)
+        for _ in range(2):
+            await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
+        await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
+        game = await world.runner.storage.games.open_game(GROUP)
+        assert game is not None and game.status == "active"
+        await bob.say(GROUP, "/cancel")  # not the creator: a vote, 1 of the 2 people needed
+        vote = world.group_messages()[-1]
+        assert button(vote, ":vote")
+        for seat in await world.runner.storage.games.seats(game.game_id):
+            if seat.user_id is not None:  # both step away: computers play the series to its end
+                await world.runner.storage.games.set_stand_in(game.game_id, seat.seat, "random", 2)
+        await world.runner.stop()
+        await world.runner.start()
+        await eventually(world, lambda: finished(world, game.game_id), timeout=180, what="the series to end")
+        row, _ = await replay(world, game.game_id)
+        assert row.status == "finished"
+
+        async def closed() -> bool:
+            return not world.server.messages[(GROUP, vote.message_id)].buttons()
+
+        await eventually(world, closed, what="the vote's button to go")
+        assert world.server.messages[(GROUP, vote.message_id)].text == t("en", "cancel.vote_over")
+        assert world.server.violations == []
+
+
 async def test_a_series_of_computer_players_only_is_told_in_score(tmp_path: Path) -> None:
     """Item 8 and item 10: a series that only computer players played ends; /score says so instead of
     "nobody has played here".  On the table, a computer's name and its number are set apart."""

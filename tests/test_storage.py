@@ -488,6 +488,10 @@ async def test_stand_ins_missed_turns_votes_and_the_turn_clock(storage: Storage)
     await storage.games.set_cancel_votes(game.game_id, [1002, 1000, 1002])
     row = await storage.games.get(game.game_id)
     assert row is not None and row.cancel_votes == [1002, 1000]
+    for message_id in (71, 72, 71):  # migration 0006: the vote messages, each once, in order
+        await storage.games.add_vote_message(game.game_id, message_id)
+    row = await storage.games.get(game.game_id)
+    assert row is not None and row.vote_message_ids == [71, 72]
 
     # A move and what it did to its seat are committed together, or not at all.
     state = await storage.games.load_state(row)

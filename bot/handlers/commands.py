@@ -99,7 +99,7 @@ async def cancel(update: Update, context: Context) -> None:
     text, markup = await votes.cancel(where.chat.id, person_of(where.user), is_admin)
     sent = await reply(update, context, text, markup)
     if markup is not None and sent is not None:  # a vote: its button is taken away when the game ends
-        votes.vote_posted(where.chat.id, sent.message_id)
+        await votes.vote_posted(where.chat.id, sent.message_id)
 
 
 async def kick(update: Update, context: Context) -> None:
