@@ -207,8 +207,9 @@ def hand_keyboard(
             toggle = Toggle(game_id, version, card).data()
             if card in selection:
                 card_buttons.append(InlineKeyboardButton("✅" + label, callback_data=toggle))
-            elif card in at_once:
-                card_buttons.append(InlineKeyboardButton(label, callback_data=play(at_once[card])))
+            elif card in at_once:  # a discard is marked with the back it will show on the table
+                back = "🂠" if at_once[card].kind is Kind.DISCARD else ""
+                card_buttons.append(InlineKeyboardButton(back + label, callback_data=play(at_once[card])))
             elif card in playable:
                 card_buttons.append(InlineKeyboardButton(label, callback_data=toggle))
             else:

@@ -60,7 +60,10 @@ def card_buttons_that_play(buttons: Iterable[tuple[str, str]], variant: str) -> 
     found: dict[str, Action] = {}
     for text, data in buttons:
         press = callbacks.parse(data)
-        if isinstance(press, callbacks.Play) and press.action.cards and text == card_label(press.action.cards[0], variant):
+        if not isinstance(press, callbacks.Play) or not press.action.cards:
+            continue
+        face = text.removeprefix("🂠") if press.action.kind is Kind.DISCARD else text  # a discard shows its back
+        if face == card_label(press.action.cards[0], variant):
             found[data] = press.action
     return found
 

@@ -197,16 +197,18 @@ def test_four_card_a_card_of_one_use_is_played_with_one_tap() -> None:
     assert one_tap_cards("four_card", markup) == {
         Card.parse(c): Action(1, Kind.DISCARD, (Card.parse(c),)) for c in ("9C", "9H")
     }  # the king and the ace may beat or be discarded: chosen first
-    assert "A card that cannot beat is discarded face down with one tap." in text
+    assert "🂠 marks a card that cannot beat: one tap discards it face down." in text
+    labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []
+    assert labels == ["K♠", "A♠", "🂠9♣", "🂠9♥"], labels  # the discards show the back they will show
     text, markup = check_hand(state, 1, "ru")
-    assert "Карта, которая не бьёт, сбрасывается рубашкой вверх одним нажатием." in text
+    assert "🂠 — карта, которая не бьёт: одно нажатие сбрасывает её рубашкой вверх." in text
     _, markup = check_hand(state, 1, "en", frozenset({Card.parse("KS")}))
     assert one_tap_cards("four_card", markup) == {}
     _, markup = check_hand(state, 2, "en")  # not his turn: nothing plays at once
     assert one_tap_cards("four_card", markup) == {}
     act(state, "1 beat KS")
     text, _ = check_hand(state, 2, "en")  # the queen and the jack cannot beat the king: every card has one use
-    assert "one tap" in text
+    assert "one tap discards" in text
 
 
 def test_F15_C14_the_series_line_says_what_counts_toward_12() -> None:
