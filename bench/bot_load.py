@@ -106,7 +106,7 @@ async def open_game(
         lobby = server.messages[(chat_id, lobby.message_id)]
         add = next(b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(":bot"))
         await server.answer_of(await server.press(people[0].user_id, lobby, add), timeout=120)
-        await runner.publisher.flush()
+        await runner.handled()
     lobby = server.messages[(chat_id, lobby.message_id)]
     start = next(b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(":start"))
     await server.answer_of(await server.press(people[0].user_id, lobby, start), timeout=120)
@@ -137,7 +137,7 @@ async def run(
         tracemalloc.start()
         before, _ = tracemalloc.get_traced_memory()
         opened = await open_games(server, runner, games, computers)
-        await runner.publisher.flush()
+        await runner.handled()
         snapshot = tracemalloc.take_snapshot().filter_traces(
             [tracemalloc.Filter(True, f"*/{pkg}/*") for pkg in ("engine", "storage", "bot")]
         )
@@ -177,7 +177,7 @@ async def run(
         started = time.monotonic()
         await asyncio.gather(*(play(chat_id, people) for chat_id, people in opened))
         elapsed = time.monotonic() - started
-        await runner.publisher.flush()
+        await runner.handled()
         cpu = time.process_time() - cpu
         by_method = Counter(c.method for c in server.calls[first_call:] if c.method != "getUpdates")
         limited = Counter(m for m in by_method.elements() if m not in EXEMPT)
@@ -404,10 +404,10 @@ async def run_split(
         before, _ = tracemalloc.get_traced_memory()
         mine.send("bot up")
         assert await receive() == "opened"
-        await runner.publisher.flush()
+        await runner.handled()
         while runner.publisher.outbox.waiting():  # the opening's messages still on their way: play starts after
             await asyncio.sleep(0.1)
-            await runner.publisher.flush()
+            await runner.handled()
         snapshot = tracemalloc.take_snapshot().filter_traces(
             [tracemalloc.Filter(True, f"*/{pkg}/*") for pkg in ("engine", "storage", "bot")]
         )
@@ -431,7 +431,7 @@ async def run_split(
         assert await receive() == "played"
         sampler.cancel()
         played_decisions = runner.uses.computers.decisions - decisions
-        await runner.publisher.flush()
+        await runner.handled()
         cpu = time.process_time() - cpu
         rss_after = rss_mib()
         mine.send("flushed")

@@ -3,10 +3,12 @@
 Nothing is shown before it is committed: each render first waits while an applied action of its game is
 still being stored (``Live.settled``).
 
-A flood wait on one send stalls only the telling, never the next press of the game.  The tellings of one
-game run one after the other (a lock per game of its own), so the chats see the changes in the order they
-were made; each render reads the state as it is when it is sent, so a later change is never undone.
-What the chats show (the table, hand and reminder messages) is this module's: it keeps their ids.
+A flood wait on one send stalls only the telling, never the next press of the game, nor any other update:
+the use cases tell through ``bot.background``, so the handler of the press that caused the events is done at
+once.  The tellings of one game run one after the other (a lock per game of its own), so the chats see the
+changes in the order they were made; each render reads the state as it is when it is sent, so a later
+change is never undone.  What the chats show (the table, hand and reminder messages) is this module's: it
+keeps their ids.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
+from bot.background import Background
 from bot.events import (
     Applied,
     DealEnded,
@@ -79,6 +82,7 @@ class Notifier:
         self.turn_ping_watching = turn_ping if turn_ping_watching is None else turn_ping_watching
         self._pressed_at: dict[tuple[int, int], float] = {}  # (game, seat) -> when he last pressed
         self._telling: dict[int, asyncio.Lock] = {}
+        self.background = Background(self.tell)  # what the use cases tell goes through it (``tell_soon``)
         self._pings: dict[tuple[int, int], Handle] = {}
         self._pinged: dict[tuple[int, int], tuple[int, int]] = {}  # (game, seat) -> his turn notice (chat, id)
 
@@ -380,10 +384,12 @@ class Notifier:
                 self.publisher.delete_later(chat_id, message_id)  # cleanup: no hand waits behind it
 
     def close_all(self) -> None:
-        """Cancel pending turn notifications (on shutdown)."""
+        """Cancel pending turn notifications and tellings (on shutdown: the next start brings every chat up to
+        date from the database)."""
         for handle in self._pings.values():
             handle.cancel()
         self._pings.clear()
+        self.background.cancel()
 
     def reminder_text(self, live: Live, seat: int, left: int) -> str:
         return t(live.lang_of(seat), "timer.reminder", chat=escape(live.seating.chat_title), seconds=left)

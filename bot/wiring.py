@@ -97,7 +97,7 @@ def build(
         settings.turn_ping_seconds,
         turn_ping_watching=settings.turn_ping_watching_seconds,
     )
-    tell = notifier.tell
+    tell = notifier.background.tell_soon  # a handler is done once its change is stored
     table = Table(storage, games, tell)
     computers = Computers(
         games,

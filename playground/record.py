@@ -229,6 +229,9 @@ async def record(
         async def settle() -> None:
             await server.settled()
             await asyncio.wait_for(app.update_queue.join(), 30)
+            uses = app.bot_data.get("uses")
+            if uses is not None:  # the tellings the handlers left going
+                await asyncio.wait_for(uses.notifier.background.told(), 30)
             flush = getattr(app.bot_data.get("publisher"), "flush", None)
             if flush is not None:
                 await flush()

@@ -89,6 +89,7 @@ async def running_world(
     try:
         yield World(server, runner, tmp_path)
         assert allow_fallbacks or runner.fallbacks == 0, f"{runner.fallbacks} computer choices fell back"
+        assert runner.failed_tellings == 0, f"{runner.failed_tellings} tellings failed (see the log)"
         assert not server.limited, f"the bot went past Telegram's limits: {server.limited[:5]}"
     finally:
         if runner.app is not None:
@@ -150,6 +151,7 @@ class BotRunner:
         self.settings = settings
         self.app: Application | None = None  # type: ignore[type-arg]
         self.earlier_fallbacks = 0  # of the applications stopped before
+        self.earlier_failed_tellings = 0
 
     async def start(self) -> None:
         values: dict[str, Any] = {
@@ -186,6 +188,7 @@ class BotRunner:
         app = self.app
         assert app is not None and app.updater is not None
         self.earlier_fallbacks = self.fallbacks
+        self.earlier_failed_tellings = self.failed_tellings
         await app.updater.stop()
         await app.stop()
         await app.shutdown()
@@ -205,6 +208,12 @@ class BotRunner:
         return self.earlier_fallbacks + current
 
     @property
+    def failed_tellings(self) -> int:
+        """Tellings of events to the chats that raised, since the first start."""
+        current = self.uses.notifier.background.failed if self.app is not None else 0
+        return self.earlier_failed_tellings + current
+
+    @property
     def storage(self) -> Storage:
         assert self.app is not None
         return cast(Storage, self.app.bot_data["storage"])
@@ -218,6 +227,7 @@ class BotRunner:
         """Wait until every update fetched has been handled and every edit it scheduled sent."""
         if self.app is not None:
             await asyncio.wait_for(self.app.update_queue.join(), timeout)
+            await asyncio.wait_for(self.uses.notifier.background.told(), timeout)
         await self.publisher.flush()
 
     async def settle(self, timeout: float = 30.0) -> None:
@@ -226,6 +236,7 @@ class BotRunner:
         await self.server.settled()
         if self.app is not None:
             await asyncio.wait_for(self.app.update_queue.join(), timeout)
+            await asyncio.wait_for(self.uses.notifier.background.told(), timeout)
         await self.publisher.flush()
         await self.server.settled()
 

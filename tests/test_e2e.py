@@ -60,7 +60,7 @@ def check_hands_show_only_own_cards(world: World, row: GameRow, state: GameState
             game.apply(state.history[version])
     for version, shown in renders:
         seat = seat_of[shown.chat_id]
-        cards = {by_label[b["text"].strip("✅·")] for b in shown.buttons() if b["text"].strip("✅·") in by_label}
+        cards = {by_label[b["text"].strip("✅·🂠")] for b in shown.buttons() if b["text"].strip("✅·🂠") in by_label}
         assert cards == set(hands_at[version][seat]), (version, shown.text)
     return len(renders)
 

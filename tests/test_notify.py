@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, cast
 
 from bot.clock import Clock
-from bot.events import Applied, Pressed
+from bot.events import Applied, Event, Pressed, Say
 from bot.notify import WATCHING, Notifier
 from bot.outbox import Kind
 from bot.publisher import Publisher
@@ -79,3 +81,30 @@ def test_a_player_who_pressed_lately_is_notified_later_unless_every_turn_is_noti
         assert n.ping_delay(1, 2) == ping  # a minute later he counts as away again
         n.forget_presses(1)
         assert not n._pressed_at
+
+
+async def test_tell_soon_frees_the_caller_keeps_each_games_order_and_counts_what_failed() -> None:
+    """A handler that stored a change is done at once (``tell_soon``), however long Telegram's budget makes
+    the telling wait (handlers held meanwhile left none free for the next taps at 1,000 tables); one game's
+    tellings still follow each other in order, and one that raises is logged and counted, not lost silently."""
+    never, games = cast(Any, None), cast(Any, SimpleNamespace(get=lambda game_id: None))  # no game is live
+    notifier = Notifier(never, never, games, cast(Clock, FakeClock()), 5.0)
+    told: list[str] = []
+    release = asyncio.Event()
+
+    async def one_event(event: Any, pressed: set[int]) -> None:
+        if event.text == "slow":
+            await release.wait()  # a send waiting for the budget
+        if event.text == "bad":
+            raise RuntimeError("a telling that fails")
+        told.append(event.text)
+
+    notifier._one_event = one_event  # type: ignore[method-assign]
+    for text in ("slow", "a", "bad", "b"):  # one game's (its lobby, 7)
+        events: list[Event] = [Say(-1, text, lobby_of=7)]
+        await asyncio.wait_for(notifier.background.tell_soon(events), 0.5)  # returns while "slow" waits
+    await asyncio.sleep(0.05)
+    assert told == []  # the rest of the game waits behind its first telling
+    release.set()
+    await asyncio.wait_for(notifier.background.told(), 1)
+    assert told == ["slow", "a", "b"] and notifier.background.failed == 1

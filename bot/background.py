@@ -1,0 +1,50 @@
+"""Tellings in the background: a handler is done once its change is stored, the telling goes on without it.
+
+A telling may wait long for Telegram's budget (a send, when many tables play).  Were the handler of the press
+that caused it to wait too, the application's handlers (``concurrent_updates`` of them) would all be held
+and none left free for the next taps: at 1,000 tables a tap was answered 36 s late (p50).  The tellings of
+one game still follow each other in order (``Notifier.tell`` takes a lock per game, and tasks start in the
+order they were made); one that raises is logged and counted, and the end-to-end tests fail on any.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+from bot.events import Event
+
+log = logging.getLogger(__name__)
+
+
+class Background:
+    def __init__(self, tell: Callable[[Sequence[Event]], Awaitable[None]]) -> None:
+        self._tell = tell
+        self._tellings: set[asyncio.Task[None]] = set()  # started, not yet done
+        self.failed = 0  # tellings that raised
+
+    async def tell_soon(self, events: Sequence[Event]) -> None:
+        """Start telling ``events`` and return at once."""
+        if not events:
+            return
+        task = asyncio.create_task(self._logged(list(events)))
+        self._tellings.add(task)
+        task.add_done_callback(self._tellings.discard)
+
+    async def _logged(self, events: list[Event]) -> None:
+        try:
+            await self._tell(events)
+        except Exception:
+            self.failed += 1
+            log.exception("telling %s failed", [type(e).__name__ for e in events])
+
+    async def told(self) -> None:
+        """Wait until every telling started is done (and those they started)."""
+        while self._tellings:
+            await asyncio.gather(*self._tellings, return_exceptions=True)
+
+    def cancel(self) -> None:
+        """On shutdown: the next start brings every chat up to date from the database."""
+        for task in self._tellings:
+            task.cancel()
