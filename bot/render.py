@@ -199,9 +199,9 @@ def hand_keyboard(
     cards = shown.sort_hand(view.hand, trump)
     rows: list[list[InlineKeyboardButton]] = []
     card_buttons = []
+    at_once = {} if selection or not shown.selects_cards else shown.one_tap(view)  # once choosing, a tap chooses
     if shown.selects_cards:
         playable = {c for a in view.legal for c in a.cards}
-        at_once = {} if selection else shown.one_tap(view)  # once he is choosing, every tap chooses
         for card in cards:
             label = shown.card_label(card)
             toggle = Toggle(game_id, version, card).data()
@@ -234,7 +234,7 @@ def hand_keyboard(
         assert view.seat is not None
         for kind, key in ((Kind.LEAD, "button.lead"), (Kind.BEAT, "button.beat"), (Kind.DISCARD, "button.discard")):
             action = Action(view.seat, kind, chosen)
-            if action in view.legal:
+            if action in view.legal and action not in at_once.values():  # no second button for one move
                 specials.append(InlineKeyboardButton(t(lang, key, count=len(chosen)), callback_data=play(action)))
         if selection:
             specials.append(InlineKeyboardButton(t(lang, "button.clear"), callback_data=Clear(game_id, version).data()))

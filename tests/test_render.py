@@ -110,6 +110,8 @@ def check_hand(
     view = state.view(seat)
     text, markup = render_hand(view, NAMES, lang, game_id=123456789, version=len(state.history), selection=selection)
     data = keyboard_data(markup)
+    moves = [d for d in data if isinstance(callbacks.parse(d), callbacks.Play)]
+    assert len(moves) == len(set(moves)), moves  # no two buttons for one move
     for item in data:
         assert len(item.encode()) <= callbacks.MAX_BYTES
         press = callbacks.parse(item)
