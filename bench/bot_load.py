@@ -293,8 +293,10 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             await asyncio.sleep(rng.uniform(0.25 * pace, 1.75 * pace))
             if not person.my_turn() or time.monotonic() >= deadline:
                 continue
-            started = time.time()
-            if await play_turn(person, rng):
+            started, stored = time.time(), watch.moves
+            # a move counts once the bot took it: past capacity a hand that still shows the turn after a move
+            # (its edit waiting for the budget) gets tapped again, and the bot refuses the stale press
+            if await play_turn(person, rng) and watch.moves > stored:
                 presses.append((chat_id, started))
                 moves_by_table[chat_id] += 1
                 played += 1
@@ -360,6 +362,7 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             "flood_429_first": server.limited[first_limited : first_limited + 3],
             "rate_limited_calls_per_card": round(sum(limited.values()) / played, 2) if played else None,
             "cards_put_down": watch.cards,
+            "presses_refused": watch.refusals,
             "rate_limited_calls_per_card_put_down": round(sum(limited.values()) / watch.cards, 2)
             if watch.cards
             else None,
@@ -489,6 +492,8 @@ class Watch:
         self.tapped_hand: dict[int, int] = {}  # user -> the hand message he last tapped
         self._turns: dict[int, asyncio.Event] = {}  # user -> set when his hand shows his turn
         self.cards = 0  # cards put on the table by the moves made (a four-card move may put down several)
+        self.moves = 0  # moves the bot took
+        self.refusals = 0  # presses the bot refused with an alert (a stale hand, mostly)
         self.own: list[float] = []
         self.answered: list[float] = []  # a tap → its callback answered: how late the bot handles updates
         self.own_by_table: dict[int, list[float]] = {}
@@ -555,10 +560,13 @@ class LoadPerson(Person):
             self.watch.answered.append(time.time() - tapped)
         if answer.get("text") and self.watch is not None:  # refused with an alert: his hand stays as it is
             self.watch.refused(self.user_id)
+            self.watch.refusals += 1
             return answer
         press = callbacks.parse(data)
-        if self.watch is not None and isinstance(press, callbacks.Play) and press.action.kind in PUT_DOWN:
-            self.watch.cards += len(press.action.cards)
+        if self.watch is not None and isinstance(press, callbacks.Play):
+            self.watch.moves += 1
+            if press.action.kind in PUT_DOWN:
+                self.watch.cards += len(press.action.cards)
         if changed is not None:  # the bot is in another process: he looks at his hand until it changes
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), 60)
