@@ -17,7 +17,7 @@ from bot.live import LiveGames
 from bot.menus import LobbySeat, Rendered, render_lobby
 from bot.people import Person
 from bot.present import game_title, presenter
-from bot.table import Table, Tell, answer_then_tell, ignore
+from bot.table import Table, Tell, ignore
 from engine import EngineError, find_variant
 from storage import ChatSettings, GameRow, OpenGameExistsError, SeatRow, SeatTakenError, Storage
 
@@ -136,21 +136,13 @@ class Lobbies:
         await self.tell(events)
         return t(lang, "join.done", game=game_title(game.variant, lang), chat=title)
 
-    async def press(
-        self,
-        press: Lobby | Sit,
-        person: Person,
-        is_admin: Asker,
-        answer: Callable[[str | OpenLink | None], Awaitable[None]] | None = None,
-    ) -> str | OpenLink | None:
+    async def press(self, press: Lobby | Sit, person: Person, is_admin: Asker) -> str | OpenLink | None:
         """Leave / start / cancel / add or remove a computer / sit at seat N: an alert text, a link to open
-        (someone not yet in the game pressed "Sit at N": he joins through the deep link), or None; ``answer``
-        gets it as soon as the press is stored, before what changed is told (a new deal's messages may
-        wait for Telegram's budget)."""
+        (someone not yet in the game pressed "Sit at N": he joins through the deep link), or None."""
         await self.storage.players.upsert(person.user_id, person.name, person.username, person.language)
         async with self.games.lock(press.game_id):
             alert, events = await self._press(press, person, is_admin)
-        await answer_then_tell(answer, alert, self.tell, events)
+        await self.tell(events)
         return alert
 
     async def _press(

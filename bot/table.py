@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TypeVar
 
 from bot.callbacks import Clear, HandPress, Play, Toggle, Unplayable
 from bot.events import Applied, DealEnded, Edit, Event, HandChanged, Pressed, SeriesEnded, TrickTaken, TurnCame
@@ -23,23 +22,10 @@ from storage import SeatRow, Storage
 log = logging.getLogger(__name__)
 
 Tell = Callable[[Sequence[Event]], Awaitable[None]]
-Alert = TypeVar("Alert")  # what a press is answered with
 
 
 async def ignore(events: Sequence[Event]) -> None:
     """A ``Tell`` that tells nobody."""
-
-
-async def answer_then_tell(
-    answer: Callable[[Alert], Awaitable[None]] | None, alert: Alert, tell: Tell, events: Sequence[Event]
-) -> None:
-    """A press stored: its answer first (the spinner on the button stops at once), then what changed, which
-    may wait for Telegram's budget; told even if the answer failed."""
-    try:
-        if answer is not None:
-            await answer(alert)
-    finally:
-        await tell(events)
 
 
 class Table:
@@ -49,15 +35,11 @@ class Table:
         self.tell = tell
         self.moved_on: list[Callable[[Live], None]] = []  # told of every change of a running state (timers …)
 
-    async def press(
-        self, press: HandPress, user_id: int, answer: Callable[[str | None], Awaitable[None]] | None = None
-    ) -> str | None:
-        """A button in a hand message: the alert to show, or None.  ``answer`` gets it as soon as the press
-        is applied and stored, before what changed is shown (the changes may wait for Telegram's budget:
-        the spinner on his button stops at once all the same)."""
+    async def press(self, press: HandPress, user_id: int) -> str | None:
+        """A button in a hand message: the alert to show, or None."""
         async with self.games.lock(press.game_id):
             alert, events = await self.pressed(press, user_id)
-        await answer_then_tell(answer, alert, self.tell, events)
+        await self.tell(events)
         return alert
 
     async def pressed(self, press: HandPress, user_id: int) -> tuple[str | None, list[Event]]:

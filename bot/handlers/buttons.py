@@ -27,13 +27,6 @@ async def button(update: Update, context: Context) -> None:
     chat_id = message.chat.id if message else 0
     is_admin = admin_check(context, chat_id, user.id)
     alert: str | OpenLink | None
-
-    async def answer(alert: str | OpenLink | None) -> None:
-        if isinstance(alert, OpenLink):  # the bot's deep link: his private chat opens and he joins
-            await query.answer(url=alert.url)
-        else:
-            await query.answer(alert or None, show_alert=bool(alert))
-
     match press:
         case callbacks.Setting(key=key, value=value):
             if message is None:
@@ -47,10 +40,13 @@ async def button(update: Update, context: Context) -> None:
             alert = await use.votes.press(game_id, chat_id, message_id, person_of(user))
         case callbacks.Kick(game_id=game_id, seat=seat):
             alert = await use.seats.kick_press(game_id, seat, user.id, is_admin)
-        case callbacks.Lobby() | callbacks.Sit():  # answered as soon as stored: a start's new deal may wait
-            await use.lobbies.press(press, person_of(user), is_admin, answer)
-            return
-        case _:  # a hand's button: answered as soon as the press is stored, before the chats change
-            await use.table.press(press, user.id, answer)
-            return
-    await answer(alert)
+        case callbacks.Lobby() | callbacks.Sit():
+            alert = await use.lobbies.press(press, person_of(user), is_admin)
+        case _:
+            alert = await use.table.press(press, user.id)
+    # Answered once the press is stored: what it changed is told in the background (bot.background), however
+    # long Telegram's budget makes that wait.
+    if isinstance(alert, OpenLink):  # the bot's deep link: his private chat opens and he joins
+        await query.answer(url=alert.url)
+        return
+    await query.answer(alert or None, show_alert=bool(alert))
