@@ -210,8 +210,8 @@ async def run(
         "turn_hand_ms_p99": pct(watch.turn, 0.99),
         "table_staleness_ms_p50": pct(latencies, 0.5),
         "table_staleness_ms_p99": pct(latencies, 0.99),
-        "own_hand_p99_worst_table_ms": max((pct(v, 0.99) or 0.0) for v in watch.own_by_table.values())
-        if watch.own_by_table
+        "own_hand_p99_worst_table_ms": max((pct(v, 0.99) or 0.0) for v in watch.own_by_table().values())
+        if watch.own_at
         else None,
         "rate_limited_calls_per_card": round(sum(limited.values()) / played, 2) if played else None,
         "cpu_ms_per_card": round(1000 * cpu / played, 2) if played else None,
@@ -316,15 +316,12 @@ async def play_people(conn: Connection, plan: Plan) -> None:
     staleness = [
         min(later) - at for chat_id, at in presses if (later := [e for e in table_edits.get(chat_id, []) if e >= at])
     ]
-    worst = [pct(v, 0.99) for v in watch.own_by_table.values()]
+    worst = [pct(v, 0.99) for v in watch.own_by_table().values()]
     # Past capacity each table gets a move only now and then: a table's p99 over a sample or two is one wait.
     # Fairness is judged on the second half of the run (the queues built up) by each table's moves and by the
     # waits of the tables with enough of them.
-    half = wall_started + elapsed / 2
-    queued = [(table, wait) for table, tap, wait in watch.own_at if tap >= half]
-    later_by_table: dict[int, list[float]] = {}
-    for table, wait in queued:
-        later_by_table.setdefault(table, []).append(wait)
+    later_by_table = watch.own_by_table(since=wall_started + elapsed / 2)
+    queued = [wait for waits in later_by_table.values() for wait in waits]
     steady = [pct(v, 0.99) or 0.0 for v in later_by_table.values() if len(v) >= FAIR_SAMPLES]
     moves = sorted(moves_by_table.values())
     conn.send(
@@ -343,7 +340,7 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             ]
             if any(w is not None for w in worst)
             else None,
-            "second_half_own_hand_ms_p50_p99": [pct([w for _, w in queued], 0.5), pct([w for _, w in queued], 0.99)],
+            "second_half_own_hand_ms_p50_p99": [pct(queued, 0.5), pct(queued, 0.99)],
             f"second_half_own_hand_p99_ms_best_and_worst_table_of_{FAIR_SAMPLES}_or_more": [
                 min(steady),
                 max(steady),
@@ -494,10 +491,8 @@ class Watch:
         self.cards = 0  # cards put on the table by the moves made (a four-card move may put down several)
         self.moves = 0  # moves the bot took
         self.refusals = 0  # presses the bot refused with an alert (a stale hand, mostly)
-        self.own: list[float] = []
         self.answered: list[float] = []  # a tap → its callback answered: how late the bot handles updates
-        self.own_by_table: dict[int, list[float]] = {}
-        self.own_at: list[tuple[int, float, float]] = []  # (table, tap, wait)
+        self.own_at: list[tuple[int, float, float]] = []  # a tap → his own hand changed: (table, tap, wait)
         self.turn: list[float] = []
         self.waits = False
         self.changed: dict[int, asyncio.Event] = {}
@@ -513,12 +508,25 @@ class Watch:
         changed = self.changed[user_id] = asyncio.Event()
         return changed
 
+    @property
+    def own(self) -> list[float]:
+        return [wait for _, _, wait in self.own_at]
+
+    def own_by_table(self, since: float = 0.0) -> dict[int, list[float]]:
+        """Each table's own-hand waits, of the taps from ``since`` (a Unix time) on."""
+        tables: dict[int, list[float]] = {}
+        for table, tap, wait in self.own_at:
+            if tap >= since:
+                tables.setdefault(table, []).append(wait)
+        return tables
+
     def turn_event(self, user_id: int) -> asyncio.Event:
         """Set whenever his hand comes to say it is his turn."""
         return self._turns.setdefault(user_id, asyncio.Event())
 
     def refused(self, user_id: int) -> None:
         """His last tap was answered with an alert (nothing in his hand changes for it)."""
+        self.refusals += 1
         if taps := self.taps.get(user_id):
             taps.pop()
         self.changed.pop(user_id, None)
@@ -532,9 +540,7 @@ class Watch:
         if hand and (changed := self.changed.pop(user, None)) is not None:
             changed.set()
         for tap in self.taps.pop(user, []) if hand else ():
-            self.own.append(now - tap)
             self.own_at.append((self.table_of[user], tap, now - tap))
-            self.own_by_table.setdefault(self.table_of[user], []).append(now - tap)
         turn = "👉" in subject.text
         if turn and user in self._turns:
             self._turns[user].set()
@@ -560,7 +566,6 @@ class LoadPerson(Person):
             self.watch.answered.append(time.time() - tapped)
         if answer.get("text") and self.watch is not None:  # refused with an alert: his hand stays as it is
             self.watch.refused(self.user_id)
-            self.watch.refusals += 1
             return answer
         press = callbacks.parse(data)
         if self.watch is not None and isinstance(press, callbacks.Play):
