@@ -17,9 +17,10 @@ presses shows whether the thinking stays off the event loop.
 
 ``--split --limits --pace 4`` is issue 16's measurement: the bot alone in this process (its CPU and memory
 measured), the fake server with Telegram's flood control and the simulated people in another; the tables
-open 50 at a time, play starts once the opening's messages are out, and each person, when his hand says
-it is his turn, thinks ``pace`` seconds on average (uniform between a quarter and 1.75 times that) and
-moves: a card every ``pace`` seconds per table, nobody waiting for another's hand.  A person taps, then
+open 50 at a time, play starts once the opening's messages are out, and each person thinks ``pace`` seconds on
+average (uniform between a quarter and 1.75 times that) from the moment the card before his went down at his
+table (he follows the game while the others play), and moves once his hand says it is his turn: a card every
+``pace`` seconds per table, nobody waiting for another's hand.  A person taps, then
 looks at the hand he tapped until it changes (a message of another kind reaching his chat,
 such as a turn notice, is not the answer to his tap; a tap refused with an alert changes nothing).
 Reported: press → the presser's own hand changed (p50/p99, and the p99 of the best and the worst table);
@@ -277,11 +278,12 @@ async def play_people(conn: Connection, plan: Plan) -> None:
     deadline = time.monotonic() + seconds
     presses: list[tuple[int, float]] = []
     moves_by_table = Counter({chat_id: 0 for chat_id, _ in opened})
+    last_card = dict.fromkeys(moves_by_table, time.monotonic())  # when each table's latest card went down
     played = 0
 
     async def play(chat_id: int, person: Person) -> None:
-        """One person: when his hand says it is his turn he thinks (``pace`` s on average: one card every
-        ``pace`` s per table), then moves; nobody waits for another's hand to change."""
+        """One person: he thinks ``pace`` s on average from the table's latest card (one card every ``pace`` s
+        per table) and moves once his hand says it is his turn; nobody waits for another's hand to change."""
         nonlocal played
         shown = watch.turn_event(person.user_id)
         while (left := deadline - time.monotonic()) > 0:
@@ -290,24 +292,30 @@ async def play_people(conn: Connection, plan: Plan) -> None:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(shown.wait(), left)
                 continue
-            await asyncio.sleep(rng.uniform(0.25 * pace, 1.75 * pace))
+            think = rng.uniform(0.25 * pace, 1.75 * pace) - (time.monotonic() - last_card[chat_id])
+            await asyncio.sleep(max(0.0, think))
             if not person.my_turn() or time.monotonic() >= deadline:
                 continue
-            started, stored = time.time(), watch.moves
+            started, stored, pressed = time.time(), watch.moves, time.monotonic()
             # a move counts once the bot took it: past capacity a hand that still shows the turn after a move
             # (its edit waiting for the budget) gets tapped again, and the bot refuses the stale press
             if await play_turn(person, rng) and watch.moves > stored:
                 presses.append((chat_id, started))
+                last_card[chat_id] = pressed
                 moves_by_table[chat_id] += 1
                 played += 1
 
     started, cpu, wall_started = time.monotonic(), time.process_time(), time.time()
+    lags: list[float] = []
+    lagger = asyncio.create_task(loop_lag(lags))
     await asyncio.gather(*(play(chat_id, person) for chat_id, people in opened for person in people))
+    lagger.cancel()
     elapsed, cpu = time.monotonic() - started, time.process_time() - cpu
     conn.send("played")
     assert await receive() == "flushed"
     calls = server.calls[first_call:]
     by_method = Counter(c.method for c in calls if c.method != "getUpdates")
+    arrived = [c.at for c in calls if c.method not in EXEMPT]
     limited = Counter(m for m in by_method.elements() if m not in EXEMPT)
     table_edits: dict[int, list[float]] = {}
     for call in calls:
@@ -357,6 +365,9 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             "tables_never_edited": sum(1 for chat_id, _ in opened if chat_id not in table_edits),
             "flood_429": len(server.limited) - first_limited,
             "flood_429_first": server.limited[first_limited : first_limited + 3],
+            "server_busiest_second_of_limited_calls": busiest_second(arrived),
+            # the server counts a request when its loop gets to it: a stall of its loop bunches requests
+            "server_loop_lag_ms_p50_p99_max": [pct(lags, 0.5), pct(lags, 0.99), pct(lags, 1.0)],
             "rate_limited_calls_per_card": round(sum(limited.values()) / played, 2) if played else None,
             "cards_put_down": watch.cards,
             "presses_refused": watch.refusals,
@@ -420,16 +431,27 @@ async def run_split(
         waited, granted = dict(outbox.waited), outbox.granted_by_kind.copy()
         cpu = time.process_time()
         samples: list[tuple[float, int]] = []
+        lags: list[float] = []
+        granted_at: list[float] = []  # when each call the outbox let go was resumed, to be made at once
+        wait = outbox.wait
+
+        async def traced(waiter: Any) -> None:
+            await wait(waiter)
+            granted_at.append(time.time())
+
+        outbox.wait = traced  # type: ignore[method-assign]
 
         async def sample() -> None:  # the bot's memory and its backlog as the run goes on
             while True:
                 samples.append((rss_mib(), outbox.waiting()))
                 await asyncio.sleep(SAMPLE_EVERY)
 
-        sampler = asyncio.create_task(sample())
+        sampler, lagger = asyncio.create_task(sample()), asyncio.create_task(loop_lag(lags))
         mine.send("play")
         assert await receive() == "played"
         sampler.cancel()
+        lagger.cancel()
+        outbox.wait = wait  # type: ignore[method-assign]
         played_decisions = runner.uses.computers.decisions - decisions
         await runner.handled()
         cpu = time.process_time() - cpu
@@ -457,6 +479,11 @@ async def run_split(
         # no computer seats and no timers here: a computer decision would be a person's turn taken from him
         computer_decisions_while_people_played_and_after=[played_decisions, decisions - played_decisions],
         outbox_mean_wait_ms_by_kind=outbox_wait,
+        # a call the outbox lets go reaches the server later when the loop is late: bunched calls can go past
+        # Telegram's budget even though the outbox never lets more go than it allows
+        bot_loop_lag_ms_p50_p99_max=[pct(lags, 0.5), pct(lags, 0.99), pct(lags, 1.0)],
+        bot_loop_lags_over_half_a_second=sum(1 for x in lags if x > 0.5),
+        bot_busiest_second_of_calls_let_go=busiest_second(granted_at),
         rate_limited_calls_per_card_by_kind={k: round(n / played, 3) for k, n in sorted(by_kind.items())}
         if played
         else None,
@@ -467,6 +494,24 @@ async def run_split(
 def rss_mib() -> float:
     with open(f"/proc/{os.getpid()}/statm") as statm:
         return round(int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
+
+
+async def loop_lag(lags: list[float]) -> None:
+    """Note how late the event loop wakes a task that sleeps 50 ms, until cancelled."""
+    while True:
+        at = time.monotonic()
+        await asyncio.sleep(0.05)
+        lags.append(time.monotonic() - at - 0.05)
+
+
+def busiest_second(times: list[float]) -> int:
+    """The most of ``times`` (seconds) in any one-second window."""
+    times, most, first = sorted(times), 0, 0
+    for last, at in enumerate(times):
+        while at - times[first] >= 1.0:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
 
 
 def pct(values: list[float], q: float) -> float | None:
