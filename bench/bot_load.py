@@ -387,7 +387,7 @@ async def play_people(conn: Connection, plan: Plan) -> None:
 
 
 async def run_split(
-    games: int, seconds: float, limits: bool, *, fail_rate: float = 0.0, pace: float = 4.0
+    games: int, seconds: float, limits: bool, *, fail_rate: float = 0.0, pace: float = 4.0, cruise: float | None = None
 ) -> dict[str, Any]:
     """The bot alone in this process (its CPU and memory measured), the fake server and the people in
     another."""
@@ -409,6 +409,8 @@ async def run_split(
             settings.update(rate_overall_per_second=30)
         else:
             settings.update(group_messages_per_minute=0)
+        if cruise is not None:
+            settings.update(rate_cruise_share=cruise)
         runner = BotRunner(cast(FakeTelegram, address), Path(tmp) / "load.db", **settings)
         await runner.start()
         tracemalloc.start()
@@ -637,11 +639,21 @@ def main() -> None:
     parser.add_argument(
         "--split", action="store_true", help="the server and the people in another process (needs --pace)"
     )
+    parser.add_argument("--cruise", type=float, help="the bot's RATE_CRUISE_SHARE (with --split)")
     args = parser.parse_args()
     if args.split:
         print(
             json.dumps(
-                asyncio.run(run_split(args.games, args.seconds, args.limits, fail_rate=args.fail_rate, pace=args.pace))
+                asyncio.run(
+                    run_split(
+                        args.games,
+                        args.seconds,
+                        args.limits,
+                        fail_rate=args.fail_rate,
+                        pace=args.pace,
+                        cruise=args.cruise,
+                    )
+                )
             )
         )
         return

@@ -57,6 +57,7 @@ def build_application(settings: Settings, seeds: Callable[[], int] = new_seed) -
             settings.group_period_seconds,
             overall=settings.rate_overall_per_second,
             private=settings.rate_private_per_second,
+            cruise_share=settings.rate_cruise_share,
         )
         executor = None
         if settings.computer_workers > 0:  # computer players think in other processes: presses stay fast

@@ -23,6 +23,14 @@ overall budget (by Little's law, as many calls waiting as the rate times the wai
 the hands a person waits for.  Below that (about ``background_share`` × ``overall`` × the table's grace
 calls waiting: 180 at Telegram's rate) the graces are as given.
 
+Telegram's limits are "about" and not published exactly, and a bot that runs at them all the time has no room
+left for requests bunched on their way.  So the background kinds go before their due only while
+the bot's pace stays under ``cruise_share`` of the overall budget (a bucket every call takes from, which the
+background needs a token of): the people's calls may use the whole budget, the group's tables and the idle
+hands fill it up to the cruise and no further until they come due.  Below capacity that changes nothing (the
+tables are edited at once); at capacity the tables are edited less often, and some of Telegram's budget is
+kept unused.
+
 Budgets are token buckets (a rate and a burst); a group has a sliding window too, so that no window of
 ``group_period`` seconds holds more than ``group_limit`` calls whatever the burst, and a private chat a
 shorter burst for new messages than for edits (as Telegram allows).  Each burst is below Telegram's, so
@@ -57,6 +65,7 @@ class Kind(IntEnum):
 SWEEP = 4096  # grants between two sweeps of idle chats
 BACKGROUND = frozenset({Kind.TABLE, Kind.HAND})  # nobody is looking at them: shed first past capacity
 BACKGROUND_SHARE = 0.2  # of the overall budget, what the background calls that came due take past capacity
+CRUISE_SHARE = 0.8  # of the overall budget, the pace up to which background calls go before they are due
 GRACE: Mapping[Kind, float] = {  # long graces: near strict priority, with a bound on how long a kind may starve
     Kind.OWN_HAND: 0.0,
     Kind.TURN_HAND: 0.5,
@@ -74,6 +83,7 @@ class Bucket:
     burst: float
     tokens: float = math.inf
     at: float = 0.0
+    floor: float = 0.0  # ``take`` never leaves fewer tokens (a bucket taken from when empty keeps no debt)
 
     def ready_at(self, now: float) -> float:
         """When one token is there."""
@@ -85,7 +95,7 @@ class Bucket:
     def take(self, now: float) -> None:
         if self.rate > 0:
             self._refill(now)
-            self.tokens -= 1
+            self.tokens = max(self.floor, self.tokens - 1)
 
     def _refill(self, now: float) -> None:
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
@@ -186,9 +196,13 @@ class Outbox:
         private_send_burst: float = 2.0,
         grace: Mapping[Kind, float] = GRACE,
         background_share: float = BACKGROUND_SHARE,
+        cruise_share: float = CRUISE_SHARE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.overall = Bucket(overall, overall_burst)
+        # up to a second of debt: when the people's calls went past the cruise, the background waits until the
+        # pace has made up for it
+        self.cruise = Bucket(cruise_share * overall, 1.0, floor=-cruise_share * overall)  # rate 0: no cruise
         self.group_limit = group_limit
         self.group_period = group_period
         self.group_burst = group_burst
@@ -308,14 +322,24 @@ class Outbox:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), timeout)
                 continue
+            chat_id, waiter = chosen
+            if waiter.background and waiter.due > now:  # nobody waits for it: only while the pace is under cruise
+                held = min(self.cruise.ready_at(now), waiter.due)
+                if held > now:  # until then, any call that comes or whose chat's budget allows it goes first
+                    self._wake.clear()
+                    if self._blocked:
+                        held = min(held, self._blocked[0][0])
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._wake.wait(), held - now)
+                    continue
             overall = self.overall.ready_at(now)
             if overall > now:
                 await asyncio.sleep(overall - now)
                 continue  # a more urgent call may have come meanwhile
-            chat_id, waiter = chosen
             heapq.heappop(self._ready)
             chat = self._chats[chat_id]
             self.overall.take(now)
+            self.cruise.take(now)
             chat.take(now, waiter)
             waiter.future.set_result(None)
             head = chat.head()

@@ -37,7 +37,7 @@ from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
-from bot.outbox import Kind, Outbox, Waiter
+from bot.outbox import CRUISE_SHARE, Kind, Outbox, Waiter
 
 log = logging.getLogger(__name__)
 
@@ -78,11 +78,13 @@ class Publisher:
         attempts: int = 12,
         overall: float = 0.0,
         private: float = 0.0,
+        cruise_share: float = CRUISE_SHARE,
     ) -> None:
         """``overall``: requests a second in all, ``private``: calls a second into one private chat (0:
-        unlimited; the group budget is ``group_limit`` per ``group_period``, 0: unlimited)."""
+        unlimited; the group budget is ``group_limit`` per ``group_period``, 0: unlimited; ``cruise_share``: see
+        ``Outbox``)."""
         self.bot = bot
-        self.outbox = Outbox(overall, group_limit, group_period, private)
+        self.outbox = Outbox(overall, group_limit, group_period, private, cruise_share=cruise_share)
         self.retry_base = retry_base
         self.retry_cap = retry_cap
         self.attempts = attempts

@@ -80,6 +80,47 @@ async def test_a_table_edit_is_not_starved_by_a_stream_of_hands() -> None:
     assert hands >= 4  # the hands went first while the table's grace lasted
 
 
+async def test_the_background_fills_the_budget_up_to_the_cruise_and_the_people_may_use_all_of_it() -> None:
+    grace = {Kind.OWN_HAND: 0.0, Kind.TURN_HAND: 0.05, Kind.MESSAGE: 0.1, Kind.TABLE: 10.0, Kind.HAND: 10.0}
+    outbox = Outbox(overall=20.0, group_limit=0, private=0, overall_burst=1, grace=grace, cruise_share=0.5)
+    start = time.monotonic()
+    await outbox.turn(GROUP, Kind.TABLE)
+    assert time.monotonic() - start < 0.05  # nothing else goes on: a table is edited at once
+    tables = [t for t, _, _ in await grant_times(outbox, [(-1000 - n, Kind.TABLE) for n in range(11)])]
+    assert 0.9 <= tables[-1] <= 1.5  # at the cruise, 10 a second, not the 20 Telegram allows
+    hands = [t for t, _, _ in await grant_times(outbox, [(n, Kind.OWN_HAND) for n in range(1, 12)])]
+    assert hands[-1] <= 0.7  # the people's calls use the whole budget: 20 a second
+    asked = time.monotonic()
+    await outbox.turn(GROUP - 1, Kind.TABLE)
+    # they went past the cruise (11 calls in half a second, 6 more than it carries): the tables wait until that
+    # is made up (0.7 s), not just for the cruise's next token
+    assert time.monotonic() - asked >= 0.3
+
+
+async def test_people_past_the_cruise_hold_the_tables_back_until_they_are_due() -> None:
+    grace = {Kind.OWN_HAND: 0.0, Kind.TURN_HAND: 0.05, Kind.MESSAGE: 0.1, Kind.TABLE: 0.6, Kind.HAND: 1.0}
+    # one person's hand edits, paced by his chat's budget at 15 a second: under Telegram's 20, over the cruise
+    outbox = Outbox(
+        overall=20.0, group_limit=0, private=15.0, overall_burst=1, private_burst=1, grace=grace, cruise_share=0.5
+    )
+    start = time.monotonic()
+    hands = 0
+
+    async def person() -> None:
+        nonlocal hands
+        while time.monotonic() - start < 1.2:
+            await outbox.turn(5, Kind.OWN_HAND)
+            hands += 1
+
+    playing = asyncio.create_task(person())
+    await asyncio.sleep(0.2)
+    asked = time.monotonic()
+    await outbox.turn(GROUP, Kind.TABLE)
+    assert time.monotonic() - asked >= 0.6 - 0.02  # the budget had room, but the pace was past the cruise
+    await playing
+    assert hands >= 15  # and the tables held back took nothing from him
+
+
 async def test_past_capacity_the_background_takes_its_share_of_the_budget_however_many_tables_wait() -> None:
     grace = {Kind.OWN_HAND: 0.0, Kind.TURN_HAND: 0.05, Kind.MESSAGE: 0.1, Kind.TABLE: 0.2, Kind.HAND: 0.4}
     outbox = Outbox(overall=20.0, group_limit=0, private=0, overall_burst=1, grace=grace, background_share=0.25)
