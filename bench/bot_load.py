@@ -296,10 +296,10 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             await asyncio.sleep(max(0.0, think))
             if not person.my_turn() or time.monotonic() >= deadline:
                 continue
-            started, stored, pressed = time.time(), watch.moves, time.monotonic()
+            started, stored, pressed = time.time(), cast(LoadPerson, person).moved, time.monotonic()
             # a move counts once the bot took it: past capacity a hand that still shows the turn after a move
             # (its edit waiting for the budget) gets tapped again, and the bot refuses the stale press
-            if await play_turn(person, rng) and watch.moves > stored:
+            if await play_turn(person, rng) and cast(LoadPerson, person).moved > stored:
                 presses.append((chat_id, started))
                 last_card[chat_id] = pressed
                 moves_by_table[chat_id] += 1
@@ -330,6 +330,7 @@ async def play_people(conn: Connection, plan: Plan) -> None:
     # waits of the tables with enough of them.
     later_by_table = watch.own_by_table(since=wall_started + elapsed / 2)
     queued = [wait for waits in later_by_table.values() for wait in waits]
+    late_answers = [wait for tap, wait in watch.answered_at if tap >= wall_started + elapsed / 2]
     steady = [pct(v, 0.99) or 0.0 for v in later_by_table.values() if len(v) >= FAIR_SAMPLES]
     moves = sorted(moves_by_table.values())
     conn.send(
@@ -340,6 +341,8 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             "cards_played": played,
             "card_plays_per_second": round(played / elapsed, 1),
             "tap_answered_ms_p50_p99": [pct(watch.answered, 0.5), pct(watch.answered, 0.99)],
+            # every table's first card comes in the first seconds: the second half shows the steady state
+            "second_half_tap_answered_ms_p50_p99": [pct(late_answers, 0.5), pct(late_answers, 0.99)],
             "own_hand_ms_p50": pct(watch.own, 0.5),
             "own_hand_ms_p99": pct(watch.own, 0.99),
             "own_hand_p99_ms_best_and_worst_table": [
@@ -536,9 +539,9 @@ class Watch:
         self.tapped_hand: dict[int, int] = {}  # user -> the hand message he last tapped
         self._turns: dict[int, asyncio.Event] = {}  # user -> set when his hand shows his turn
         self.cards = 0  # cards put on the table by the moves made (a four-card move may put down several)
-        self.moves = 0  # moves the bot took
         self.refusals = 0  # presses the bot refused with an alert (a stale hand, mostly)
         self.answered: list[float] = []  # a tap → its callback answered: how late the bot handles updates
+        self.answered_at: list[tuple[float, float]] = []  # (tap, wait) of the same
         self.own_at: list[tuple[int, float, float]] = []  # a tap → his own hand changed: (table, tap, wait)
         self.turn: list[float] = []
         self.waits = False
@@ -604,6 +607,7 @@ class LoadPerson(Person):
     chats: tuple[int, ...] = ()
 
     watch: Watch | None = None
+    moved = 0  # his moves the bot took
 
     async def press(self, message: Any, data: str) -> dict[str, Any]:
         changed = self.watch.tapped(self.user_id, message.message_id) if self.watch is not None else None
@@ -611,12 +615,13 @@ class LoadPerson(Person):
         answer = await self.server.answer_of(await self.server.press(self.user_id, message, data), timeout=120)
         if self.watch is not None:
             self.watch.answered.append(time.time() - tapped)
+            self.watch.answered_at.append((tapped, time.time() - tapped))
         if answer.get("text") and self.watch is not None:  # refused with an alert: his hand stays as it is
             self.watch.refused(self.user_id)
             return answer
         press = callbacks.parse(data)
         if self.watch is not None and isinstance(press, callbacks.Play):
-            self.watch.moves += 1
+            self.moved += 1
             if press.action.kind in PUT_DOWN:
                 self.watch.cards += len(press.action.cards)
         if changed is not None:  # the bot is in another process: he looks at his hand until it changes
