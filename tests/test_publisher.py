@@ -94,12 +94,14 @@ async def test_long_texts_are_cut_to_telegrams_limit(fake: tuple[FakeTelegram, B
 
 async def test_new_group_messages_are_paced(fake: tuple[FakeTelegram, Bot]) -> None:
     server, bot = fake
-    publisher = Publisher(bot, group_limit=5, group_period=0.5)
+    publisher = Publisher(bot, group_limit=5, group_period=1.0)
     await asyncio.gather(*(publisher.send(GROUP, f"m{i}") for i in range(12)))
     sends = [c.at for c in server.calls if c.method == "sendMessage"]
     assert len(sends) == 12
     for i in range(len(sends) - 5):
-        assert sends[i + 5] - sends[i] >= 0.45  # never a sixth message within one period
+        # never a sixth message within one period, as the server saw them come (the way to it may take a
+        # message longer than the next one on a busy machine: 0.15 s allowed for that)
+        assert sends[i + 5] - sends[i] >= 0.85
     assert await publisher.send(5, "private chats are not paced") is not None
 
 
