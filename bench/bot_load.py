@@ -271,14 +271,16 @@ async def play_people(conn: Connection, plan: Plan) -> None:
     watch = Watch(opened)
     watch.waits = True
     server.listeners.append(watch.heard)
-    for _, people in opened:
+    for chat_id, people in opened:
         for person in people:
             cast(LoadPerson, person).watch = watch
+            cast(LoadPerson, person).table = chat_id
     rng = random.Random(1)
     deadline = time.monotonic() + seconds
     presses: list[tuple[int, float]] = []
     moves_by_table = Counter({chat_id: 0 for chat_id, _ in opened})
-    last_card = dict.fromkeys(moves_by_table, time.monotonic())  # when each table's latest card went down
+    last_card = watch.last_card
+    last_card.update(dict.fromkeys(moves_by_table, time.monotonic()))
     played = 0
 
     async def play(chat_id: int, person: Person) -> None:
@@ -296,12 +298,11 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             await asyncio.sleep(max(0.0, think))
             if not person.my_turn() or time.monotonic() >= deadline:
                 continue
-            started, stored, pressed = time.time(), cast(LoadPerson, person).moved, time.monotonic()
+            started, stored = time.time(), cast(LoadPerson, person).moved
             # a move counts once the bot took it: past capacity a hand that still shows the turn after a move
             # (its edit waiting for the budget) gets tapped again, and the bot refuses the stale press
             if await play_turn(person, rng) and cast(LoadPerson, person).moved > stored:
                 presses.append((chat_id, started))
-                last_card[chat_id] = pressed
                 moves_by_table[chat_id] += 1
                 played += 1
 
@@ -542,6 +543,7 @@ class Watch:
         self.refusals = 0  # presses the bot refused with an alert (a stale hand, mostly)
         self.answered: list[float] = []  # a tap → its callback answered: how late the bot handles updates
         self.answered_at: list[tuple[float, float]] = []  # (tap, wait) of the same
+        self.last_card: dict[int, float] = {}  # group -> when the bot took its latest card
         self.own_at: list[tuple[int, float, float]] = []  # a tap → his own hand changed: (table, tap, wait)
         self.turn: list[float] = []
         self.waits = False
@@ -607,6 +609,7 @@ class LoadPerson(Person):
     chats: tuple[int, ...] = ()
 
     watch: Watch | None = None
+    table = 0  # his group
     moved = 0  # his moves the bot took
 
     async def press(self, message: Any, data: str) -> dict[str, Any]:
@@ -622,6 +625,7 @@ class LoadPerson(Person):
         press = callbacks.parse(data)
         if self.watch is not None and isinstance(press, callbacks.Play):
             self.moved += 1
+            self.watch.last_card[self.table] = time.monotonic()  # the others see it (before his hand changes)
             if press.action.kind in PUT_DOWN:
                 self.watch.cards += len(press.action.cards)
         if changed is not None:  # the bot is in another process: he looks at his hand until it changes
