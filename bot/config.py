@@ -6,7 +6,7 @@ import re
 import secrets
 from pathlib import Path
 
-from pydantic import SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
@@ -23,7 +23,7 @@ class Settings(BaseSettings):
     turn_ping_seconds: float = 5.0  # a player whose turn came is notified after this long ...
     turn_ping_watching_seconds: float = 20.0  # ... or this long if he pressed his hand in the last minute
     rate_overall_per_second: float = 30.0
-    rate_cruise_share: float = 0.8  # of the overall budget, what the group tables and idle hands may fill
+    rate_cruise_share: float = Field(default=0.8, gt=0, le=1)  # of the overall budget, what tables and idle hands fill
     rate_private_per_second: float = 1.0  # messages and edits into one private chat (the publisher's outbox)
     group_messages_per_minute: int = 20
     group_period_seconds: float = 60.0

@@ -24,12 +24,14 @@ the hands a person waits for.  Below that (about ``background_share`` × ``overa
 calls waiting: 180 at Telegram's rate) the graces are as given.
 
 Telegram's limits are "about" and not published exactly, and a bot that runs at them all the time has no room
-left for requests bunched on their way.  So the background kinds go before their due only while
-the bot's pace stays under ``cruise_share`` of the overall budget (a bucket every call takes from, which the
-background needs a token of): the people's calls may use the whole budget, the group's tables and the idle
-hands fill it up to the cruise and no further until they come due.  Below capacity that changes nothing (the
-tables are edited at once); at capacity the tables are edited less often, and some of Telegram's budget is
-kept unused.
+left for requests bunched on their way.  So the background kinds go before their due only while the bot's
+pace, all calls counted, stays under ``cruise_share`` of the overall budget: ``cruise`` is a bucket at that
+rate which every call takes from (with up to a second of debt), and a background call not yet due needs a
+token of it.  Those held are set aside (``_held``) and the calls behind them go: the people's calls may use
+the whole budget, the group's tables and the idle hands fill it up to the cruise, and past that go when they
+come due.  Below capacity the tables are edited within a moment (each call before a table edit holds it
+1/cruise s: about 80 ms for the two hands a card changes); at capacity they are edited less often, and the
+rest of Telegram's budget is kept unused.
 
 Budgets are token buckets (a rate and a burst); a group has a sliding window too, so that no window of
 ``group_period`` seconds holds more than ``group_limit`` calls whatever the burst, and a private chat a
@@ -216,6 +218,7 @@ class Outbox:
         self._chats: dict[int, Chat] = {}
         self._ready: list[tuple[float, int, int]] = []  # (due, seq, chat) of the chats that may send now
         self._blocked: list[tuple[float, int]] = []  # (ready at, chat) of the chats waiting for their budget
+        self._held: list[tuple[float, int, int]] = []  # (due, seq, chat) of background calls held by the cruise
         self._seq = itertools.count()
         self._wake = asyncio.Event()
         self._runner: asyncio.Task[None] | None = None
@@ -312,26 +315,26 @@ class Outbox:
                 head = chat.head() if chat is not None else None
                 if head is not None:
                     heapq.heappush(self._ready, (head.due, head.seq, chat_id))
-            chosen = self._choose(now)
+            cruise = self.cruise.ready_at(now)
+            while self._held and (self._held[0][0] <= now or cruise <= now):
+                # come due, or the pace has room: back among the calls that may go (the earliest due one only,
+                # when it is for the pace: it takes the token if nothing more urgent does)
+                heapq.heappush(self._ready, heapq.heappop(self._held))
+                if cruise <= now:
+                    break
+            chosen = self._choose(now, cruise)
             if chosen is None:
-                if not self._ready and not self._blocked:
+                if not self._ready and not self._blocked and not self._held:
                     self._runner = None
                     return
                 self._wake.clear()
-                timeout = self._blocked[0][0] - now if self._blocked else None
+                wakes = [self._blocked[0][0]] if self._blocked else []
+                if self._held:
+                    wakes += [self._held[0][0], cruise]
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), timeout)
+                    await asyncio.wait_for(self._wake.wait(), min(wakes) - now if wakes else None)
                 continue
             chat_id, waiter = chosen
-            if waiter.background and waiter.due > now:  # nobody waits for it: only while the pace is under cruise
-                held = min(self.cruise.ready_at(now), waiter.due)
-                if held > now:  # until then, any call that comes or whose chat's budget allows it goes first
-                    self._wake.clear()
-                    if self._blocked:
-                        held = min(held, self._blocked[0][0])
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._wake.wait(), held - now)
-                    continue
             overall = self.overall.ready_at(now)
             if overall > now:
                 await asyncio.sleep(overall - now)
@@ -354,8 +357,10 @@ class Outbox:
         for chat_id in [c for c, chat in self._chats.items() if c and chat.idle(now)]:
             del self._chats[chat_id]
 
-    def _choose(self, now: float) -> tuple[int, Waiter] | None:
-        """The most urgent call whose chat's budget allows it now (stale entries dropped on the way)."""
+    def _choose(self, now: float, cruise: float) -> tuple[int, Waiter] | None:
+        """The most urgent call whose chat's budget allows it now (stale entries dropped on the way; background
+        calls not yet due set aside in ``_held`` while the pace is past the cruise, ``cruise`` the time it
+        is not)."""
         while self._ready:
             due, seq, chat_id = self._ready[0]
             chat = self._chats.get(chat_id)
@@ -369,6 +374,9 @@ class Outbox:
             if ready > now:
                 heapq.heappop(self._ready)
                 heapq.heappush(self._blocked, (ready, chat_id))
+                continue
+            if head.background and head.due > now and cruise > now:
+                heapq.heappush(self._held, heapq.heappop(self._ready))
                 continue
             return chat_id, head
         return None
