@@ -6,15 +6,17 @@ import logging
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
-from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
+from telegram.ext import Application, ContextTypes, TypeHandler
 
 from bot import handlers, wiring
 from bot.config import Settings
+from bot.floods import waiting_out_floods
 from bot.health import Liveness, PollingRequest, report
 from bot.health import application as health_app
 from bot.i18n import LANGUAGES, t
@@ -39,12 +41,8 @@ def build_application(settings: Settings, seeds: Callable[[], int] = new_seed) -
     if settings.telegram_base_url:
         base = settings.telegram_base_url.rstrip("/")
         builder = builder.base_url(base).base_file_url(base.removesuffix("/bot") + "/file/bot")
-    # Every message, edit and delete is paced by the publisher's outbox (bot.outbox): python-telegram-bot's
-    # limiter only makes a request refused with 429 wait and go again (at most 3 times).  Pacing the same
-    # requests twice held some back and let them go in bunches, which Telegram then refused.
-    builder = builder.rate_limiter(
-        AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)  # type: ignore[arg-type]
-    )
+    # Every message, edit and delete is paced by the publisher's outbox (bot.outbox), and a 429 reaches the
+    # caller (bot.floods): no python-telegram-bot limiter, whose retries would bypass the outbox.
     builder = builder.concurrent_updates(settings.concurrent_updates)
     liveness = Liveness(mode="webhook" if settings.webhook_url else "polling")
     builder = builder.get_updates_request(PollingRequest(liveness, read_timeout=settings.poll_timeout_seconds + 10))
@@ -137,4 +135,5 @@ async def set_commands(application: Application) -> None:  # type: ignore[type-a
             (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
         ):
             commands = [BotCommand(name, t(lang, COMMAND_KEYS[name])) for name in names]
-            await application.bot.set_my_commands(commands, scope=scope, language_code=code)
+            menu = partial(application.bot.set_my_commands, commands, scope=scope, language_code=code)
+            await waiting_out_floods(menu)

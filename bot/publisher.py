@@ -37,6 +37,7 @@ from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
+from bot.floods import FLOOD_WAITS, seconds
 from bot.outbox import CRUISE_SHARE, Kind, Outbox, Waiter
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,6 @@ log = logging.getLogger(__name__)
 MAX_TEXT = 4096
 UNSEEN_POLL = 1.0  # seconds between looks at whether a message still on its way has reached its chat
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-FLOOD_WAITS = 5  # 429s waited out for one message before it is given up
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,7 @@ class Publisher:
                 if waits > FLOOD_WAITS:
                     log.warning("gave up sending to chat %s after repeated flood waits", chat_id)
                     return None
-                await asyncio.sleep(_seconds(exc.retry_after))
+                await asyncio.sleep(seconds(exc.retry_after))
                 continue
             except Forbidden:
                 log.info("cannot write to chat %s", chat_id)
@@ -229,7 +229,7 @@ class Publisher:
                     )
                 except RetryAfter as exc:
                     waits += 1
-                    await asyncio.sleep(_seconds(exc.retry_after))
+                    await asyncio.sleep(seconds(exc.retry_after))
                     if waits <= FLOOD_WAITS:
                         self._retry(key, render, kind)
                     continue
@@ -299,7 +299,7 @@ class Publisher:
                 failures += 1
                 if failures >= self.attempts:
                     return False
-                await asyncio.sleep(_seconds(exc.retry_after))
+                await asyncio.sleep(seconds(exc.retry_after))
             except NetworkError as exc:
                 failures += 1
                 if failures >= self.attempts or not transient(exc):
@@ -352,6 +352,3 @@ def transient(exc: NetworkError) -> bool:
     return not isinstance(exc.__cause__, RuntimeError)
 
 
-def _seconds(value: object) -> float:
-    total = getattr(value, "total_seconds", None)
-    return float(total()) if callable(total) else float(value)  # type: ignore[arg-type]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import cast
 
 from telegram import Chat, InlineKeyboardMarkup, Message, Update, User
@@ -11,6 +12,7 @@ from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot.floods import waiting_out_floods
 from bot.i18n import t
 from bot.people import Person
 from bot.wiring import UseCases
@@ -70,8 +72,14 @@ async def reply(
     message = update.effective_message
     if message is None:
         return None
-    await uses(context).reply_turn(message.chat_id)
-    return await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_notification=True)
+
+    async def attempt() -> Message:  # a 429 waited out waits for a new turn too
+        await uses(context).reply_turn(message.chat_id)
+        return await message.reply_text(
+            text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_notification=True
+        )
+
+    return await waiting_out_floods(attempt)
 
 
 def admin_check(context: Context, chat_id: int, user_id: int) -> Callable[[], Awaitable[bool]]:
@@ -79,7 +87,7 @@ def admin_check(context: Context, chat_id: int, user_id: int) -> Callable[[], Aw
 
     async def is_admin() -> bool:
         try:
-            member = await context.bot.get_chat_member(chat_id, user_id)
+            member = await waiting_out_floods(partial(context.bot.get_chat_member, chat_id, user_id))
         except TelegramError:
             return False
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)

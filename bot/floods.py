@@ -1,0 +1,36 @@
+"""A 429 (Telegram's flood control) reaches the code that made the call.
+
+python-telegram-bot's own limiter is not used: it would wait a 429 out and send the request again by itself,
+and that retry would bypass the outbox (``bot.outbox``).  Requests refused in the same second then came back
+in the same second, were refused again, and at 1,000 tables one 429 grew into thousands.  The publisher waits
+a 429 out and asks the outbox for a new turn; the few calls made outside it go through ``waiting_out_floods``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from telegram.error import RetryAfter
+
+T = TypeVar("T")
+
+FLOOD_WAITS = 5  # 429s waited out for one call before it is given up
+
+
+def seconds(value: object) -> float:
+    """``retry_after`` in seconds (python-telegram-bot gives a timedelta or a number)."""
+    total = getattr(value, "total_seconds", None)
+    return float(total()) if callable(total) else float(value)  # type: ignore[arg-type]
+
+
+async def waiting_out_floods(call: Callable[[], Awaitable[T]], waits: int = FLOOD_WAITS) -> T:
+    """``call()``, made again after each 429 once its wait is over (``waits`` times at most; then the last
+    429 is raised)."""
+    for _ in range(waits):
+        try:
+            return await call()
+        except RetryAfter as exc:
+            await asyncio.sleep(seconds(exc.retry_after))
+    return await call()
