@@ -99,20 +99,26 @@ async def test_the_background_fills_the_budget_up_to_the_cruise_and_the_people_m
     assert time.monotonic() - asked >= 0.4
 
 
-async def test_people_past_the_cruise_hold_the_tables_back_until_they_are_due() -> None:
-    grace = {Kind.OWN_HAND: 0.0, Kind.TURN_HAND: 0.05, Kind.MESSAGE: 0.1, Kind.TABLE: 0.6, Kind.HAND: 1.0}
-    # one person's hand edits, paced by his chat's budget at 15 a second: under Telegram's 20, over the cruise
+async def past_the_cruise(grace: dict[Kind, float], seconds: float) -> tuple[Outbox, asyncio.Task[None]]:
+    """An outbox of 20 calls a second with a cruise of 10, and one person whose hand edits, paced by his chat's
+    budget at 15 a second (under the budget, over the cruise), go on for ``seconds``; 0.2 s into it."""
     outbox = Outbox(
         overall=20.0, group_limit=0, private=15.0, overall_burst=1, private_burst=1, grace=grace, cruise_share=0.5
     )
     start = time.monotonic()
 
     async def person() -> None:
-        while time.monotonic() - start < 1.2:
+        while time.monotonic() - start < seconds:
             await outbox.turn(5, Kind.OWN_HAND)
 
     playing = asyncio.create_task(person())
     await asyncio.sleep(0.2)
+    return outbox, playing
+
+
+async def test_people_past_the_cruise_hold_the_tables_back_until_they_are_due() -> None:
+    grace = {Kind.OWN_HAND: 0.0, Kind.TURN_HAND: 0.05, Kind.MESSAGE: 0.1, Kind.TABLE: 0.6, Kind.HAND: 1.0}
+    outbox, playing = await past_the_cruise(grace, 1.2)
     asked = time.monotonic()
     await outbox.turn(GROUP, Kind.TABLE)
     assert time.monotonic() - asked >= 0.6 - 0.02  # the budget had room, but the pace was past the cruise
@@ -121,18 +127,7 @@ async def test_people_past_the_cruise_hold_the_tables_back_until_they_are_due() 
 
 async def test_a_call_behind_a_table_held_by_the_cruise_goes_at_once() -> None:
     grace = {Kind.OWN_HAND: 0.0, Kind.TURN_HAND: 0.5, Kind.MESSAGE: 2.0, Kind.TABLE: 1.5, Kind.HAND: 3.0}
-    # as above: a person's hands at 15 a second keep the pace past the cruise, and the budget has room
-    outbox = Outbox(
-        overall=20.0, group_limit=0, private=15.0, overall_burst=1, private_burst=1, grace=grace, cruise_share=0.5
-    )
-    start = time.monotonic()
-
-    async def person() -> None:
-        while time.monotonic() - start < 1.5:
-            await outbox.turn(5, Kind.OWN_HAND)
-
-    playing = asyncio.create_task(person())
-    await asyncio.sleep(0.2)
+    outbox, playing = await past_the_cruise(grace, 1.5)  # the pace past the cruise, and the budget has room
     table = asyncio.create_task(outbox.turn(GROUP, Kind.TABLE))  # held: due 1.5 s from now
     await asyncio.sleep(0.3)
     for kind in (Kind.MESSAGE, Kind.TURN_HAND):  # due after the table, but the budget has room for them now
