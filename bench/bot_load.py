@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import multiprocessing
 import os
@@ -309,7 +310,8 @@ async def play_people(conn: Connection, plan: Plan) -> None:
     started, cpu, wall_started = time.monotonic(), time.process_time(), time.time()
     lags: list[float] = []
     lagger = asyncio.create_task(loop_lag(lags))
-    await asyncio.gather(*(play(chat_id, person) for chat_id, people in opened for person in people))
+    with GcPauses().on() as pauses:
+        await asyncio.gather(*(play(chat_id, person) for chat_id, people in opened for person in people))
     lagger.cancel()
     elapsed, cpu = time.monotonic() - started, time.process_time() - cpu
     conn.send("played")
@@ -372,6 +374,7 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             "server_busiest_second_of_limited_calls": busiest_second(arrived),
             # the server counts a request when its loop gets to it: a stall of its loop bunches requests
             "server_loop_lag_ms_p50_p99_max": [pct(lags, 0.5), pct(lags, 0.99), pct(lags, 1.0)],
+            "server_gc_collections_and_longest_ms": pauses.summary(),
             "rate_limited_calls_per_card": round(sum(limited.values()) / played, 2) if played else None,
             "cards_put_down": watch.cards,
             "presses_refused": watch.refusals,
@@ -454,7 +457,8 @@ async def run_split(
 
         sampler, lagger = asyncio.create_task(sample()), asyncio.create_task(loop_lag(lags))
         mine.send("play")
-        assert await receive() == "played"
+        with GcPauses().on() as pauses:
+            assert await receive() == "played"
         sampler.cancel()
         lagger.cancel()
         outbox.wait = wait  # type: ignore[method-assign]
@@ -489,6 +493,7 @@ async def run_split(
         # Telegram's budget even though the outbox never lets more go than it allows
         bot_loop_lag_ms_p50_p99_max=[pct(lags, 0.5), pct(lags, 0.99), pct(lags, 1.0)],
         bot_loop_lags_over_half_a_second=sum(1 for x in lags if x > 0.5),
+        bot_gc_collections_and_longest_ms=pauses.summary(),
         bot_busiest_second_of_calls_let_go=busiest_second(granted_at),
         rate_limited_calls_per_card_by_kind={k: round(n / played, 3) for k, n in sorted(by_kind.items())}
         if played
@@ -508,6 +513,33 @@ async def loop_lag(lags: list[float]) -> None:
         at = time.monotonic()
         await asyncio.sleep(0.05)
         lags.append(time.monotonic() - at - 0.05)
+
+
+class GcPauses:
+    """The garbage collector's pauses in this process while ``on``: a collection stops the event loop, and a
+    long one bunches the calls made after it (each pause noted by generation, in seconds)."""
+
+    def __init__(self) -> None:
+        self.by_generation: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._started = 0.0
+
+    def _note(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.by_generation[info["generation"]].append(time.perf_counter() - self._started)
+
+    @contextlib.contextmanager
+    def on(self) -> Any:
+        gc.callbacks.append(self._note)
+        try:
+            yield self
+        finally:
+            gc.callbacks.remove(self._note)
+
+    def summary(self) -> dict[str, list[float | int | None]]:
+        """By generation: how many collections, and their longest pause in ms."""
+        return {f"gen{g}": [len(p), pct(p, 1.0)] for g, p in self.by_generation.items()}
 
 
 def busiest_second(times: list[float]) -> int:
