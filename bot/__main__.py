@@ -13,7 +13,7 @@ import sys
 
 from pydantic import ValidationError
 
-from bot.app import ALLOWED_UPDATES, build_application, webhook_options
+from bot.app import ALLOWED_UPDATES, build_application, settle_heap, webhook_options
 from bot.config import Settings
 from playground.runner import run as run_playground
 
@@ -44,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     application = build_application(settings)
+    settle_heap()
     if settings.webhook_url:  # SIGTERM and SIGINT stop either runner cleanly (post_shutdown flushes and closes)
         application.run_webhook(**webhook_options(settings, settings.webhook_secret_or_new()))
     else:

@@ -4,6 +4,8 @@ its failure injection (502 before a request takes effect)."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -12,6 +14,7 @@ from pydantic import SecretStr
 from telegram import Bot
 from telegram.error import NetworkError, RetryAfter
 
+import bot.__main__ as entry
 from bot.app import build_application
 from bot.config import Settings
 from bot.floods import waiting_out_floods
@@ -150,3 +153,28 @@ async def test_a_call_made_outside_the_publisher_waits_out_a_429_and_goes_again(
     with pytest.raises(RetryAfter):
         await waiting_out_floods(call, waits=3)
     assert tries == -6
+
+
+def test_the_bot_sets_what_start_up_made_aside_from_the_garbage_collector(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full collection stops the event loop, and the calls let go before the stop reach Telegram in one bunch
+    with those after it: ``python -m bot`` freezes what start-up made once the application is built."""
+    steps: list[str] = []
+
+    class Application:
+        def run_polling(self, **options: object) -> None:
+            steps.append(f"polling, {gc.get_freeze_count() > 0 and gc.isenabled()}")
+
+    monkeypatch.setenv("BOT_TOKEN", "1:freeze")
+    monkeypatch.setenv("WEBHOOK_URL", "")
+    def build(settings: Settings) -> Application:
+        steps.append("built")
+        return Application()
+
+    monkeypatch.setattr(entry, "build_application", build)
+    monkeypatch.setattr(logging, "basicConfig", lambda **options: None)
+    gc.unfreeze()
+    try:
+        assert entry.main([]) == 0
+    finally:
+        gc.unfreeze()
+    assert steps == ["built", "polling, True"]
