@@ -29,7 +29,11 @@ the turn came → that player's hand said so (p50/p99); a press → the group's 
 and by whom the bot made them for (``own_hand``, ``turn_hand``, ``message``, ``table``, idle ``hand``), and
 how long each kind waited in the outbox on average; a tap → its callback answered (how late the bot handles
 updates); the bot's CPU ms per card and memory per game; the CPU share of the people-and-server process (if
-it is near 1, the figures measure it, not the bot).  Turn timers are off (play starts once every table is
+it is near 1, the figures measure it, not the bot); each event loop's stalls and each process's garbage
+collections (how many, and the longest, by generation), with the busiest second of calls as the bot let them
+go and as the server got them (a stall between the two bunches calls on their way).  The people-and-server
+process, Telegram's stand-in, plays without a garbage collector; the bot's settles its heap as ``python -m
+bot`` does.  Turn timers are off (play starts once every table is
 open, minutes at 1,000 tables); the end-to-end tests hold the timers' behaviour under Telegram's limits.
 """
 
