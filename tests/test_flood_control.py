@@ -166,6 +166,7 @@ def test_the_bot_sets_what_start_up_made_aside_from_the_garbage_collector(monkey
 
     monkeypatch.setenv("BOT_TOKEN", "1:freeze")
     monkeypatch.setenv("WEBHOOK_URL", "")
+
     def build(settings: Settings) -> Application:
         steps.append("built")
         return Application()
