@@ -108,6 +108,13 @@ async def test_python_m_bot_without_a_token_opens_the_playground_and_keeps_its_c
                 assert page.status == 200 and "Kozel playground" in await page.text()
             me = (await api(session, url, "/api/login", name="Ann", language="en"))["user"]
             await api(session, url, "/api/quickstart", user=me)
+            # the start is stored before the hands go out (a stop meanwhile leaves them to the next start)
+            for _ in range(100):
+                async with session.get(url + f"api/events?user={me}") as events:
+                    shown = json.loads((await events.content.readline()).decode().removeprefix("data: "))
+                if any(m["chat"] == me and m["from_bot"] and m["buttons"] for m in shown["messages"]):
+                    break
+                await asyncio.sleep(0.1)
         await stop(process)
         saved = json.loads((tmp_path / "data" / "playground.json").read_text("utf-8"))
         assert [u["first_name"] for u in saved["users"]] == ["Ann"]
