@@ -51,6 +51,7 @@ import tempfile
 import time
 import tracemalloc
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -543,7 +544,7 @@ class GcPauses:
             self.by_generation[info["generation"]].append(time.perf_counter() - self._started)
 
     @contextlib.contextmanager
-    def on(self) -> Any:
+    def on(self) -> Iterator[GcPauses]:
         gc.callbacks.append(self._note)
         try:
             yield self

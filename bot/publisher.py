@@ -350,5 +350,3 @@ def transient(exc: NetworkError) -> bool:
     """Whether trying again may help: not when the bot's own HTTP client failed (python-telegram-bot wraps
     its RuntimeError, e.g. a request made after the application shut its client down, as a NetworkError)."""
     return not isinstance(exc.__cause__, RuntimeError)
-
-

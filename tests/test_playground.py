@@ -80,6 +80,12 @@ async def api(session: aiohttp.ClientSession, url: str, path: str, **body: Any) 
         return await response.json()
 
 
+async def snapshot(session: aiohttp.ClientSession, url: str, user: int) -> Any:
+    """The first event the page gets: everything ``user`` sees."""
+    async with session.get(url + f"api/events?user={user}") as events:
+        return json.loads((await events.content.readline()).decode().removeprefix("data: "))
+
+
 async def test_python_m_bot_without_a_token_opens_the_playground_and_keeps_its_chats(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
     env.update(
@@ -110,8 +116,7 @@ async def test_python_m_bot_without_a_token_opens_the_playground_and_keeps_its_c
             await api(session, url, "/api/quickstart", user=me)
             # the start is stored before the hands go out (a stop meanwhile leaves them to the next start)
             for _ in range(100):
-                async with session.get(url + f"api/events?user={me}") as events:
-                    shown = json.loads((await events.content.readline()).decode().removeprefix("data: "))
+                shown = await snapshot(session, url, me)
                 if any(m["chat"] == me and m["from_bot"] and m["buttons"] for m in shown["messages"]):
                     break
                 await asyncio.sleep(0.1)
@@ -121,11 +126,11 @@ async def test_python_m_bot_without_a_token_opens_the_playground_and_keeps_its_c
         hands = [m for m in saved["messages"] if m["chat_id"] == me and m["from_bot"] and m["markup"]]
         assert hands, "Ann's hand never came"
         process, url = await start()
-        async with aiohttp.ClientSession() as session, session.get(url + f"api/events?user={me}") as events:
-            snapshot = json.loads((await events.content.readline()).decode().removeprefix("data: "))
-        assert snapshot["kind"] == "snapshot" and snapshot["me"]["name"] == "Ann"
-        texts = [m["text"] for m in snapshot["messages"]]
-        assert "/newgame four_card" in texts and any(m["id"] == hands[0]["message_id"] for m in snapshot["messages"])
+        async with aiohttp.ClientSession() as session:
+            seen = await snapshot(session, url, me)
+        assert seen["kind"] == "snapshot" and seen["me"]["name"] == "Ann"
+        texts = [m["text"] for m in seen["messages"]]
+        assert "/newgame four_card" in texts and any(m["id"] == hands[0]["message_id"] for m in seen["messages"])
         assert (tmp_path / "data" / "kozel.db").exists()
     finally:
         if process.returncode is None:
