@@ -8,11 +8,14 @@ counts half) and A's mean score margin (card points in the team games, penalty p
 
     python -m bench.arena --a basic --b random --deals 2000
     python -m bench.arena --a strong --b strong1 --deals 300 --worlds 40 --iterations 160
+    python -m bench.arena --a strong1 --b strong1 --budget 0.3 --budget-b 0.06 --deals 200  # what time buys
     python -m bench.arena --timing 100          # time per decision of the strong player at its budget
     python -m bench.arena --timing 100 --a strong1
 
 ``--worlds`` fixes the samples of ``strong1`` and ``--iterations`` the tree walks of ``strong`` (by default
-four per world), for reproducible matches; without them each decision has the budget (0.5 s).  A player that
+four per world), for reproducible matches; without them each decision has the budget (0.5 s), and
+``--budget-b`` gives level B another one: a level against itself with more time measures what a faster
+engine would buy (its decision times and playouts are then reported as one level's).  A player that
 raises, chooses an illegal action or does not move on its turn is counted as a failure of its level (the
 basic player moves in its place so the deal goes on), logged, and makes the arena exit non-zero.  The report
 gives the playouts per searched decision and the decision time (mean, p99) per level.
@@ -90,7 +93,8 @@ def advance(state: GameState, players: list[Player], rng: random.Random, until_d
         state.apply(action)
 
 
-Task = tuple[str, dict[str, Any], str, str, float | None, int | None, int | None, int]
+Budgets = tuple[float | None, float | None]  # seconds per decision of level A and of level B
+Task = tuple[str, dict[str, Any], str, str, Budgets, int | None, int | None, int]
 
 
 @dataclass
@@ -105,7 +109,7 @@ class PairResult:
 
 def play_pair(task: Task) -> PairResult:
     """One shuffle played twice, A in the even seats and then in the odd ones, averaged over the two tables."""
-    variant_name, options, level_a, level_b, budget, worlds, iterations, seed = task
+    variant_name, options, level_a, level_b, budgets, worlds, iterations, seed = task
     variant = find_variant(variant_name)
     wins = margin = 0.0
     log = Log()
@@ -119,7 +123,10 @@ def play_pair(task: Task) -> PairResult:
             advance(state, [find_player("basic")] * n, random.Random(seed), warmup, Log(failures=log.failures))
         players = [
             find_player(
-                level_a if s % 2 == a_seats else level_b, budget=budget, max_worlds=worlds, iterations=iterations
+                level_a if s % 2 == a_seats else level_b,
+                budget=budgets[0] if s % 2 == a_seats else budgets[1],
+                max_worlds=worlds,
+                iterations=iterations,
             )
             for s in range(n)
         ]
@@ -160,6 +167,7 @@ def arena(
     level_b: str,
     deals: int,
     budget: float | None,
+    budget_b: float | None = None,
     worlds: int | None,
     iterations: int | None,
     jobs: int,
@@ -172,8 +180,9 @@ def arena(
             if variant_name not in games:
                 continue
             pairs = max(deals // 2, 1)
+            budgets = (budget, budget if budget_b is None else budget_b)
             tasks: list[Task] = [
-                (variant_name, options, level_a, level_b, budget, worlds, iterations, seed)
+                (variant_name, options, level_a, level_b, budgets, worlds, iterations, seed)
                 for seed in range(first_seed, first_seed + pairs)
             ]
             started = time.perf_counter()
@@ -199,6 +208,7 @@ def arena(
                     "a": level_a,
                     "b": level_b,
                     "deals": 2 * pairs,
+                    "budgets": list(budgets),
                     "seeds": [first_seed, first_seed + pairs - 1],
                     "a_deals_won": round(wins, 3),
                     "a_deals_won_ci95": round(wins_ci, 3),
@@ -259,6 +269,7 @@ def main() -> None:
     parser.add_argument("--b", default="random")
     parser.add_argument("--deals", type=int, default=2000, help="deals per game (each shuffle is played twice)")
     parser.add_argument("--budget", type=float, default=None, help="seconds per strong decision")
+    parser.add_argument("--budget-b", type=float, default=None, help="level B's seconds per decision, if not --budget")
     parser.add_argument("--worlds", type=int, default=None, help="sampled worlds per strong1 decision")
     parser.add_argument("--iterations", type=int, default=None, help="tree walks per strong decision")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -276,6 +287,7 @@ def main() -> None:
         level_b=args.b,
         deals=args.deals,
         budget=budget,
+        budget_b=args.budget_b,
         worlds=args.worlds,
         iterations=args.iterations,
         jobs=args.jobs,

@@ -103,3 +103,21 @@ def test_runs_from_another_first_seed_play_other_shuffles(monkeypatch: pytest.Mo
     assert seeds == [7, 8]
     assert report[0]["seeds"] == [7, 8]
     assert report[0]["deals"] == 4
+
+
+def test_level_b_may_have_its_own_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--budget-b``: a level against itself with more time, A's seats at ``--budget``, B's at its own."""
+    monkeypatch.setattr("multiprocessing.get_context", lambda _: _Inline())
+    budgets: list[tuple[int, float | None]] = []
+
+    def find(level: str, budget: float | None = None, **kwargs: object) -> Player:
+        budgets.append((len(budgets) % 4, budget))
+        return find_player("basic")
+
+    monkeypatch.setattr("bench.arena.find_player", find)
+    argv = "arena --a strong1 --b strong1 --budget 0.3 --budget-b 0.06 --deals 2 --games czech"
+    monkeypatch.setattr("sys.argv", argv.split())
+    arena.main()
+    first, second = budgets[:4], budgets[4:8]  # the seats of the two tables: A even, then A odd
+    assert first == [(0, 0.3), (1, 0.06), (2, 0.3), (3, 0.06)]
+    assert second == [(0, 0.06), (1, 0.3), (2, 0.06), (3, 0.3)]
