@@ -11,7 +11,8 @@ Four levels:
 * ``strong`` — in Czech Kozel information-set Monte Carlo tree search with heuristic playouts
   (``engine.players.search``); in the two team games, where the tree search measured weaker than the flat
   one, a flat search like ``strong1``'s with worlds weighted by the others' play and, in classic Kozel,
-  racing candidates (``engine.players.flat``).  Both decide the redeal (C6) and going out of trumps (C7) by simulation too;
+  racing candidates (``engine.players.flat``).  Both decide the redeal (C6) and going out of trumps (C7) by
+  simulation too;
 * ``strong1`` — the earlier strong player, kept as the baseline: determinized Monte Carlo search; it samples
   the hidden cards many times consistently with everything the seat has seen (``engine.players.worlds``),
   plays each candidate on to the end of the deal in every sample with the basic heuristics for all four
