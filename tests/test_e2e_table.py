@@ -80,7 +80,8 @@ async def test_the_card_that_completes_a_trick_is_shown_with_who_took_it(world: 
         label = card_label(completing.cards[0], "classic")
         if len(state.deals) > len(before.deals):  # the deal's last trick
             closed = world.server.messages[(GROUP, table_id)].text
-            stopped = len(before.trick) + 1 < len(people)  # C12: the queen caught mid-trick, nobody took it
+            # C12: a caught queen ends the deal on the spot, on the trick's last card too: nobody took it
+            stopped = "queen_caught" in state.deals[-1].events
             assert ("On the table:" if stopped else "Trick taken by") in closed, closed
             assert f"{mover.name}: {label}" in closed, closed
             for person in people:
