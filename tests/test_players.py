@@ -403,11 +403,19 @@ def test_flat_search_stops_on_its_budget() -> None:
     assert next(ticks) == 10
 
 
-def test_flat_search_races_candidates_that_are_clearly_behind_out(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("variant", "options", "racing_rounds"),
+    [("czech", {"players": 4}, WARMUP), ("four_card", {}, 30)],
+    ids=["czech", "four_card"],
+)
+def test_flat_search_races_candidates_that_are_clearly_behind_out(
+    monkeypatch: pytest.MonkeyPatch, variant: str, options: dict[str, object], racing_rounds: int
+) -> None:
     """Racing: when every world says the same candidate is best by a wide margin, the others leave the race
     after the warm-up rounds and the search ends early with the leader; without racing it plays every
-    round for every candidate."""
-    state = find_variant("czech").new_game(4, {"players": 4})
+    round for every candidate.  Four-card Kozel never races (``FULL_ROUNDS``): even a candidate far behind
+    plays all its rounds there."""
+    state = find_variant(variant).new_game(4 if variant == "czech" else 2, options)
     seat = state.to_move
     assert seat is not None
     view = state.view(seat)
@@ -423,7 +431,7 @@ def test_flat_search_races_candidates_that_are_clearly_behind_out(monkeypatch: p
     calls: list[int] = []
     monkeypatch.setattr("engine.players.flat.record", lambda level, playouts: calls.append(playouts))
     assert FlatSearch(budget=None, worlds=30).choose(view, random.Random(1)) == best
-    assert calls[-1] == WARMUP * len(view.legal)
+    assert calls[-1] == racing_rounds * len(view.legal)
     assert FlatSearch(budget=None, worlds=30, racing=False).choose(view, random.Random(1)) == best
     assert calls[-1] == 30 * len(view.legal)
 
@@ -449,25 +457,3 @@ def test_worlds_are_weighted_by_how_well_they_explain_the_others_play(variant: s
         assert all(0 < w <= 1 for w in weights)
         lighter += sum(1 for w in weights if w < 1)
     assert lighter > 0
-
-
-def test_flat_search_plays_every_round_for_every_candidate_in_four_card_kozel(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """No racing in four-card Kozel (``FULL_ROUNDS``): even a candidate far behind plays all its rounds."""
-    state = find_variant("four_card").new_game(2)
-    seat = state.to_move
-    assert seat is not None
-    view = state.view(seat)
-    assert len(view.legal) > 2
-    best = view.legal[-1]
-
-    def finish(world: GameState, deal: int) -> list[float]:
-        played = world.history[-1] if len(world.history) > len(state.history) else None
-        return [(10.0 if played == best else 0.0) + random.random() for _ in range(world.num_players)]
-
-    monkeypatch.setattr("engine.players.flat.finish", finish)
-    calls: list[int] = []
-    monkeypatch.setattr("engine.players.flat.record", lambda level, playouts: calls.append(playouts))
-    assert FlatSearch(budget=None, worlds=30).choose(view, random.Random(1)) == best
-    assert calls[-1] == 30 * len(view.legal)
