@@ -34,7 +34,7 @@ async def run(variant: str, options: dict[str, object], deals: int, synchronous:
         while done < deals:
             chat = -1000 - games
             games += 1
-            await store.chats.ensure(chat)
+            await store.chats.ensure(chat, f"Chat {games}", "group")
             game = await store.games.create(chat, variant, options, rng.getrandbits(40), None)
             for seat in range(players):
                 await store.games.take_seat(game.game_id, seat, user_id=seat + 1)

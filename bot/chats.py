@@ -46,7 +46,7 @@ class Chats:
         return pick_language(chat.settings.language if chat else None)
 
     async def set_language(self, chat_id: int, language: str) -> None:
-        chat = await self.storage.chats.ensure(chat_id)
+        chat = await self.storage.chats.known(chat_id)
         await self.storage.chats.save_settings(chat_id, chat.settings.model_copy(update={"language": language}))
 
     async def person(self, person: Person, *, can_message: bool | None = None) -> PlayerRow:
@@ -79,7 +79,7 @@ class Chats:
     async def settings_menu(self, chat_id: int, user_id: int, is_admin: Asker) -> Rendered:
         if not await self.may_configure(chat_id, user_id, is_admin):
             return t(await self.chat_lang(chat_id), "settings.not_allowed"), None
-        chat = await self.storage.chats.ensure(chat_id)
+        chat = await self.storage.chats.known(chat_id)
         return render_settings(chat.settings, chat.title, pick_language(chat.settings.language))
 
     async def change_setting(
@@ -90,7 +90,7 @@ class Chats:
         lang = await self.chat_lang(chat_id)
         if not await self.may_configure(chat_id, user_id, is_admin):
             return t(lang, "settings.not_allowed")
-        chat = await self.storage.chats.ensure(chat_id)
+        chat = await self.storage.chats.known(chat_id)
         settings = apply_setting(chat.settings, *choice)
         if settings is None:
             return t(lang, "press.bad")

@@ -58,12 +58,23 @@ class ChatRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def ensure(self, chat_id: int, title: str = "", kind: str = "group") -> ChatRow:
+    async def ensure(self, chat_id: int, title: str, kind: str) -> ChatRow:
+        """The chat, its title and kind as an update just showed them (only an update knows them)."""
         await self.db.execute(
             f"INSERT INTO chats (chat_id, title, kind) VALUES (?, ?, ?) "
             f"ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title, kind = excluded.kind, updated_at = {NOW} "
             "WHERE chats.title <> excluded.title OR chats.kind <> excluded.kind",
             (chat_id, title, kind),
+        )
+        row = await self.get(chat_id)
+        assert row is not None
+        return row
+
+    async def known(self, chat_id: int) -> ChatRow:
+        """The chat, added with no title if it is new; a stored title and kind are never touched."""
+        await self.db.execute(
+            "INSERT INTO chats (chat_id, title, kind) VALUES (?, '', 'group') ON CONFLICT (chat_id) DO NOTHING",
+            (chat_id,),
         )
         row = await self.get(chat_id)
         assert row is not None

@@ -328,6 +328,7 @@ async def test_settings_menu_changes_the_next_game(tmp_path: Path) -> None:
         await ann.say(GROUP, "/settings")
         menu = world.group_messages()[-1]
         assert "New games: Four-card Kozel" in menu.text
+        assert "Settings for “Friends &amp; &lt;Co&gt;”" in menu.text  # the menu did not blank the chat's title
         answer = await bob.press(menu, button(menu, "=classic"))
         assert answer.get("show_alert") and "Only a chat admin" in answer["text"]
         await ann.press(menu, button(menu, "=classic"))
@@ -343,12 +344,15 @@ async def test_settings_menu_changes_the_next_game(tmp_path: Path) -> None:
         menu = world.server.messages[(GROUP, menu.message_id)]
         assert "Настройки" in menu.text and "32 карт" in menu.text and "120 с" in menu.text
         stored = await world.runner.storage.chats.get(GROUP)
-        assert stored is not None
+        assert stored is not None and (stored.title, stored.kind) == ("Friends & <Co>", "supergroup")
         assert stored.settings.default_variant == "classic" and stored.settings.turn_timer == 120
         assert stored.settings.options["classic"]["deck"] == 32 and stored.settings.computer_level == "random"
+        await ann.say(GROUP, "/language ru")
         await ann.say(GROUP, "/newgame")
         lobby = world.group_messages()[-1]
         assert "Классический" in lobby.text and "32 карты" in lobby.text and "deck" not in lobby.text
+        await ann.join(lobby)  # the join reply names the chat by the title Telegram gave it
+        assert "in “Friends &amp; &lt;Co&gt;”" in world.server.bot_messages(1)[-1].text
         answer = await ann.press(world.server.messages[(GROUP, menu.message_id)], "s:timer=7")
         assert answer.get("show_alert")  # a value the menu never offers
         assert world.server.violations == []

@@ -24,7 +24,7 @@ async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
 async def finished_series(storage: Storage, variant: str, seed: int, players: int, *, finish: bool = True) -> None:
     """A series of random play by users 1…players (seated in order), committed move by move."""
     options = {"players": players} if len(find_variant(variant).players) > 1 else {}
-    await storage.chats.ensure(-5)
+    await storage.chats.ensure(-5, "Table", "group")
     for user in range(1, players + 1):
         await storage.players.upsert(user, f"P{user}", None, None)
     game = await storage.games.create(-5, variant, options, seed, 1)

@@ -200,10 +200,22 @@ async def test_chat_round_trip_settings_and_migration(storage: Storage) -> None:
     assert await storage.chats.resolve(-1) == -1001
 
 
+async def test_a_chat_known_by_its_id_alone_keeps_its_stored_title_and_kind(storage: Storage) -> None:
+    """A use case that has only the chat's id (the settings menu, a language chosen) must not blank what an
+    update stored: "⚙️ Settings for “”" came from an upsert with default values."""
+    await storage.chats.ensure(-7, "Friends", "supergroup")
+    known = await storage.chats.known(-7)
+    assert (known.title, known.kind) == ("Friends", "supergroup")
+    stored = await storage.chats.get(-7)
+    assert stored is not None and (stored.title, stored.kind) == ("Friends", "supergroup")
+    new = await storage.chats.known(-8)  # a chat never seen: added, with nothing made up about it
+    assert (new.title, new.kind) == ("", "group")
+
+
 async def test_chat_migration_when_the_new_chat_is_already_known(storage: Storage) -> None:
-    await storage.chats.ensure(-2, "Old")
+    await storage.chats.ensure(-2, "Old", "group")
     game = await new_game(storage, chat_id=-2)
-    await storage.chats.ensure(-1002, "New")
+    await storage.chats.ensure(-1002, "New", "supergroup")
     await storage.chats.migrate(-2, -1002)
     open_game = await storage.games.open_game(-1002)
     assert open_game is not None and open_game.game_id == game.game_id
@@ -236,7 +248,7 @@ async def test_X2_a_finished_game_frees_the_chat(storage: Storage) -> None:
 
 
 async def test_seats(storage: Storage) -> None:
-    await storage.chats.ensure(-3)
+    await storage.chats.ensure(-3, "Table", "group")
     for user in (1, 2, 3):
         await storage.players.upsert(user, f"U{user}")
     game = await storage.games.create(-3, "classic", {"deck": 32}, 9, 1)
@@ -277,7 +289,7 @@ async def test_foreign_keys_are_enforced(storage: Storage) -> None:
 
 
 async def test_transaction_rolls_back_on_error(storage: Storage) -> None:
-    await storage.chats.ensure(-4)
+    await storage.chats.ensure(-4, "Table", "group")
     with pytest.raises(RuntimeError):
         async with storage.db.transaction():
             await storage.chats.save_settings(-4, ChatSettings(language="en"))
