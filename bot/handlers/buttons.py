@@ -6,7 +6,7 @@ from __future__ import annotations
 from telegram import Message, Update
 
 from bot import callbacks
-from bot.handlers.common import Context, admin_check, person_of, uses
+from bot.handlers.common import Context, admin_check, answering, person_of, uses
 from bot.i18n import pick_language, t
 from bot.lobby import OpenLink
 
@@ -47,6 +47,7 @@ async def button(update: Update, context: Context) -> None:
     # Answered once the press is stored: what it changed is told in the background (bot.background), however
     # long Telegram's budget makes that wait.
     if isinstance(alert, OpenLink):  # the bot's deep link: his private chat opens and he joins
-        await query.answer(url=alert.url)
+        url = alert.url
+        await answering(lambda: query.answer(url=url))
         return
-    await query.answer(alert or None, show_alert=bool(alert))
+    await answering(lambda: query.answer(alert or None, show_alert=bool(alert)))

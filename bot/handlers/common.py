@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import cast
+from typing import TypeVar, cast
 
 from telegram import Chat, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
@@ -18,6 +18,20 @@ from bot.people import Person
 from bot.wiring import UseCases
 
 Context = ContextTypes.DEFAULT_TYPE
+T = TypeVar("T")
+
+
+class AnswerFailed(Exception):
+    """The answer to a request did not reach the person; the use case had already done its work."""
+
+
+async def answering(call: Callable[[], Awaitable[T]]) -> T:
+    """Make ``call``, the answer after a use case (a reply, a button's answer); a 429 is waited out, and any
+    other failure of Telegram's is an ``AnswerFailed``."""
+    try:
+        return await waiting_out_floods(call)
+    except TelegramError as exc:
+        raise AnswerFailed(str(exc)) from exc
 
 
 def uses(context: Context) -> UseCases:
@@ -79,7 +93,7 @@ async def reply(
             text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_notification=True
         )
 
-    return await waiting_out_floods(attempt)
+    return await answering(attempt)
 
 
 def admin_check(context: Context, chat_id: int, user_id: int) -> Callable[[], Awaitable[bool]]:

@@ -1,13 +1,13 @@
-"""Every error is logged; the person is told that nothing was changed."""
+"""Every error is logged, and the person is told what is true of his request: nothing was changed, or, when
+only the answer after it failed, that it was taken."""
 
 from __future__ import annotations
 
 import logging
 
 from telegram import Update
-from telegram.error import TelegramError
 
-from bot.handlers.common import Context, reply
+from bot.handlers.common import AnswerFailed, Context, reply
 from bot.i18n import pick_language, t
 
 log = logging.getLogger(__name__)
@@ -18,10 +18,12 @@ async def on_error(update: object, context: Context) -> None:
     if not isinstance(update, Update):
         return
     lang = pick_language(update.effective_user.language_code if update.effective_user else None)
+    # A failed answer comes after the use case: what the request changed is committed.
+    key = "error.answer_lost" if isinstance(context.error, AnswerFailed) else "error.internal"
     try:
         if update.callback_query is not None:
-            await update.callback_query.answer(t(lang, "error.internal"), show_alert=True)
+            await update.callback_query.answer(t(lang, key), show_alert=True)
         elif update.effective_message is not None:
-            await reply(update, context, t(lang, "error.internal"))
-    except TelegramError:
-        log.warning("could not report the error to the user")
+            await reply(update, context, t(lang, key))
+    except Exception:  # whatever stops the report (Telegram down, the bot not started) must not raise from here
+        log.warning("could not tell the person of the error", exc_info=True)
