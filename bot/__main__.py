@@ -45,10 +45,12 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     application = build_application(settings)
     settle_heap()
-    if settings.webhook_url:  # SIGTERM and SIGINT stop either runner cleanly (post_shutdown flushes and closes)
-        application.run_webhook(**webhook_options(settings, settings.webhook_secret_or_new()))
+    # SIGTERM and SIGINT stop either runner cleanly (post_stop sends what is owed, post_shutdown closes); a 5xx or
+    # a network error on the start's own calls (getMe, setWebhook) is tried again, not the end of the process.
+    if settings.webhook_url:
+        application.run_webhook(**webhook_options(settings, settings.webhook_secret_or_new()), bootstrap_retries=-1)
     else:
-        application.run_polling(allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
+        application.run_polling(allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False, bootstrap_retries=-1)
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import multiprocessing
@@ -13,9 +14,11 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
+from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, TypeHandler
 
 from bot import handlers, wiring
+from bot.clock import Tasks
 from bot.config import Settings
 from bot.floods import waiting_out_floods
 from bot.health import Liveness, PollingRequest, report
@@ -31,6 +34,8 @@ GROUP_COMMANDS = ("newgame", "score", "cancel", "kick", "settings", "rules", "la
 PRIVATE_COMMANDS = ("start", "stats", "rules", "language", "help")
 COMMAND_KEYS = {name: f"command.{name}" for name in {*GROUP_COMMANDS, *PRIVATE_COMMANDS}}
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
+MENU_RETRY_FIRST = 1.0  # seconds before the command menus are tried again after a failure, doubling ...
+MENU_RETRY_CAP = 600.0  # ... up to this
 
 Context = ContextTypes.DEFAULT_TYPE
 
@@ -66,10 +71,16 @@ def build_application(settings: Settings, seeds: Callable[[], int] = new_seed) -
         )
         application.bot_data.update(storage=storage, publisher=publisher, uses=uses, executor=executor)
         restored = await uses.restore()
-        await set_commands(application)
+        await command_menus(application, uses.tasks)
         if settings.health_port:
             await start_health(application, settings, liveness)
         log.info("started as @%s; %d running games restored", application.bot.username, restored)
+
+    async def post_stop(application: Application) -> None:  # type: ignore[type-arg]
+        """No update is taken any more, and the HTTP client is still open: what is owed is sent now."""
+        uses = application.bot_data.get("uses")
+        if isinstance(uses, wiring.UseCases):
+            await uses.wind_down(settings.shutdown_grace_seconds)
 
     async def post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
         health = application.bot_data.get("health")
@@ -81,21 +92,36 @@ def build_application(settings: Settings, seeds: Callable[[], int] = new_seed) -
         executor = application.bot_data.get("executor")
         if isinstance(executor, ProcessPoolExecutor):
             executor.shutdown(wait=False, cancel_futures=True)
-        publisher = application.bot_data.get("publisher")
-        if isinstance(publisher, Publisher):
-            await publisher.flush()
         storage = application.bot_data.get("storage")
         if isinstance(storage, Storage):
             await storage.close()
 
-    application = builder.post_init(post_init).post_shutdown(post_shutdown).build()
+    application = builder.post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown).build()
 
     async def heard(update: Update, context: Context) -> None:
         liveness.note_update()
 
-    application.add_handler(TypeHandler(Update, heard), group=-1)  # before, and beside, every real handler
+    # Before every real handler, and in a group of its own: a group runs one handler per update, and
+    # bot.handlers' first one (an update seen once) is in group -1.
+    application.add_handler(TypeHandler(Update, heard), group=-2)
     handlers.register(application)
     return application
+
+
+async def stop_application(application: Application, *, started: bool = True) -> None:  # type: ignore[type-arg]
+    """Stop an application started by hand (the playground, the tests) as ``run_polling`` stops its own: the
+    updater, the handlers, ``post_stop`` while the HTTP client is open, then ``shutdown`` and ``post_shutdown``.
+    ``started``: false when the start failed before ``Application.start``, which then has nothing to stop."""
+    if started:
+        if application.updater is not None and application.updater.running:
+            await application.updater.stop()
+        if application.running:
+            await application.stop()
+            if application.post_stop:
+                await application.post_stop(application)
+    await application.shutdown()
+    if application.post_shutdown:
+        await application.post_shutdown(application)
 
 
 def settle_heap() -> None:
@@ -136,6 +162,30 @@ async def start_health(application: Application, settings: Settings, liveness: L
     await runner.setup()
     await web.TCPSite(runner, settings.health_host, settings.health_port).start()
     application.bot_data["health"] = runner
+
+
+async def command_menus(application: Application, tasks: Tasks) -> None:  # type: ignore[type-arg]
+    """The command menus, without which the bot works all the same: a failure (a 5xx, a network error) is
+    logged once and never stops the start; they are tried again in the background until Telegram takes them."""
+    try:
+        await set_commands(application)
+    except TelegramError as exc:
+        log.warning("could not set the command menus (%s); trying again in the background", exc)
+        tasks.spawn(_menus_later(application))
+
+
+async def _menus_later(application: Application) -> None:  # type: ignore[type-arg]
+    delay = MENU_RETRY_FIRST
+    while True:
+        await asyncio.sleep(delay)
+        try:
+            await set_commands(application)
+        except TelegramError as exc:
+            log.debug("the command menus failed again (%s)", exc)
+            delay = min(delay * 2, MENU_RETRY_CAP)
+            continue
+        log.info("the command menus are set")
+        return
 
 
 async def set_commands(application: Application) -> None:  # type: ignore[type-arg]

@@ -32,6 +32,7 @@ class Settings(BaseSettings):
     computer_workers: int = 1  # processes that think for computer players; 0: a thread of this process
     computer_budget_seconds: float = 0.5  # thinking time of the strong computer player per decision
     computer_pause_seconds: float = 1.5  # a computer player's pause before it acts, so people can follow
+    shutdown_grace_seconds: float = 8.0  # on SIGTERM: how long what is owed to the chats may still take to go out
     timer_scale: float = 1.0  # multiplies every chat's turn timer (tests run timers in fractions of a second)
     playground_host: str = "127.0.0.1"  # without a token: where the playground's page listens
     playground_port: int = 8080

@@ -383,12 +383,16 @@ class Notifier:
                 chat_id, message_id = self._pinged.pop(key)
                 self.publisher.delete_later(chat_id, message_id)  # cleanup: no hand waits behind it
 
-    def close_all(self) -> None:
-        """Cancel pending turn notifications and tellings (on shutdown: the next start brings every chat up to
-        date from the database)."""
+    def stop_pings(self) -> None:
+        """No turn notice is sent from now on (a stop has begun)."""
         for handle in self._pings.values():
             handle.cancel()
         self._pings.clear()
+
+    def close_all(self) -> None:
+        """Cancel pending turn notifications and tellings (on shutdown: the next start brings every chat up to
+        date from the database)."""
+        self.stop_pings()
         self.background.cancel()
 
     def reminder_text(self, live: Live, seat: int, left: int) -> str:

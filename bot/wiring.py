@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -67,12 +68,29 @@ class UseCases:
             self.expiry.schedule(lobby.game_id)
         return count
 
+    async def wind_down(self, grace: float) -> None:
+        """On a stop, while the bot can still reach Telegram: nothing new is begun (turn timers, turn notices,
+        lobby expiry, computer players), and what the chats are owed goes out, for ``grace`` seconds at most.
+        What is still on its way then is dropped: the next start brings those chats up to date."""
+        self.notifier.stop_pings()
+        self.timers.close()
+        self.expiry.close()
+        await self.tasks.close()
+        try:
+            async with asyncio.timeout(grace):
+                await self.notifier.background.told()
+                await self.notifier.publisher.flush()
+        except TimeoutError:
+            log.warning("stopping with messages still owed after %.1f s; the next start sends them", grace)
+        await self.close()
+
     async def close(self) -> None:
-        """Stop every timer and background task (on shutdown)."""
+        """Stop every timer, background task and telling (on shutdown; again after ``wind_down``, at no cost)."""
         self.notifier.close_all()
         self.timers.close()
         self.expiry.close()
         await self.tasks.close()
+        self.notifier.publisher.close()
 
 
 def build(

@@ -30,7 +30,8 @@ Any method may be named there (``ALL_METHODS``: every one, getUpdates and answer
 Besides, ``slow_rate`` of them are answered ``slow_seconds`` late (they take effect when answered: a delay
 longer than the client's timeout is a timeout after Telegram took the request), and ``hang_rate`` of them
 are never taken: after ``hang_seconds`` (longer than the client waits, a timeout) they are answered 504.
-Each is recorded in ``failed`` as "method: 502 | slow | hang".
+Each is recorded in ``failed`` as "method: 502 | slow | hang".  ``fail_next`` fails a chosen method's next calls
+for certain: answered 500, or with the connection dropped (a network error); recorded as "method: 500 | network".
 """
 
 from __future__ import annotations
@@ -334,6 +335,7 @@ class BotApiServer:
         self.hang_seconds = 10.0
         self.fail_random = random.Random(16)
         self.failed: list[str] = []  # "method" of every request failed on purpose
+        self.breaks: dict[str, list[str]] = {}  # method -> how each of its next calls fails (``fail_next``)
         self._next_message: dict[int, itertools.count[int]] = {}
         self._updates: list[dict[str, Any]] = []
         self._confirmed = 0
@@ -608,6 +610,12 @@ class BotApiServer:
             spec = self.checker.method(method_name)
             params = self.checker.decode(spec, raw)
             call.params = params
+            if breaks := self.breaks.get(spec["name"]):
+                how = breaks.pop(0)
+                self.failed.append(f"{spec['name']}: {how}")
+                if how == "network" and request.transport is not None:
+                    request.transport.abort()  # the connection drops with no answer
+                raise ApiError(500, "Internal Server Error")
             remaining = self.flood.get(spec["name"], 0)
             if remaining:
                 self.flood[spec["name"]] = remaining - 1
@@ -640,6 +648,12 @@ class BotApiServer:
         finally:
             if not long_poll:
                 self.in_flight -= 1
+
+    def fail_next(self, method: str, times: int = 1, how: str = "500") -> None:
+        """The next ``times`` calls of ``method`` fail before they take effect: answered 500 (``how="500"``), or
+        with the connection dropped and no answer at all (``how="network"``)."""
+        assert how in ("500", "network"), how
+        self.breaks.setdefault(method, []).extend([how] * times)
 
     async def _bad_moment(self, method: str) -> None:
         """Fail, hang or slow down this request, as configured (see the module's description)."""

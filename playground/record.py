@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.app import build_application
+from bot.app import build_application, stop_application
 from bot.config import Settings
 from playground.botapi import BotApiServer, Message
 
@@ -242,11 +242,7 @@ async def record(
         try:
             await play(session, people, game, computers, rng, pace=pace)
         finally:
-            await app.updater.stop()
-            await app.stop()
-            await app.shutdown()
-            if app.post_shutdown:
-                await app.post_shutdown(app)
+            await stop_application(app)
             await server.stop()
     parts = [recorder.render(GROUP, f"{GROUP_TITLE[lang]} (group)", final)]
     parts += [recorder.render(p.user_id, f"{p.name} (private chat with the bot)", final) for p in people]

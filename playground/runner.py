@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pydantic import SecretStr
 from telegram.ext import Application
 
-from bot.app import build_application
+from bot.app import ALLOWED_UPDATES, build_application, stop_application
 from bot.config import Settings
 from playground.botapi import BotApiServer, Limits
 from playground.web import Playground, StateFile, serve
@@ -21,7 +21,6 @@ from playground.web import Playground, StateFile, serve
 TOKEN = "1000000:playground"  # the embedded server's token: the bot needs one, Telegram never sees it
 USERNAME = "kozel_playground_bot"
 STATE_FILE = "playground.json"  # beside DATABASE_PATH
-ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 
 
 @dataclass
@@ -67,13 +66,7 @@ async def running(settings: Settings, port: int | None = None) -> AsyncIterator[
         shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
         yield Running(server, playground, application, f"http://{shown}:{page_port}/")
     finally:
-        if started:
-            assert application.updater is not None
-            await application.updater.stop()
-            await application.stop()
-        await application.shutdown()
-        if application.post_shutdown:
-            await application.post_shutdown(application)
+        await stop_application(application, started=started)
         await page.cleanup()
         await server.stop()
         state.save()

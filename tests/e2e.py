@@ -17,7 +17,7 @@ import pytest
 from telegram import Bot
 from telegram.ext import Application
 
-from bot.app import build_application, webhook_options
+from bot.app import build_application, stop_application, webhook_options
 from bot.config import Settings
 from bot.lobby import new_seed
 from bot.publisher import Publisher
@@ -90,6 +90,7 @@ async def running_world(
         yield World(server, runner, tmp_path)
         assert allow_fallbacks or runner.fallbacks == 0, f"{runner.fallbacks} computer choices fell back"
         assert runner.failed_tellings == 0, f"{runner.failed_tellings} tellings failed (see the log)"
+        assert runner.unexpected_edits == 0, f"{runner.unexpected_edits} edits raised a bug (see the log)"
         assert not server.limited, f"the bot went past Telegram's limits: {server.limited[:5]}"
     finally:
         if runner.app is not None:
@@ -152,6 +153,7 @@ class BotRunner:
         self.app: Application | None = None  # type: ignore[type-arg]
         self.earlier_fallbacks = 0  # of the applications stopped before
         self.earlier_failed_tellings = 0
+        self.earlier_unexpected_edits = 0
 
     async def start(self) -> None:
         values: dict[str, Any] = {
@@ -189,11 +191,8 @@ class BotRunner:
         assert app is not None and app.updater is not None
         self.earlier_fallbacks = self.fallbacks
         self.earlier_failed_tellings = self.failed_tellings
-        await app.updater.stop()
-        await app.stop()
-        await app.shutdown()
-        if app.post_shutdown:
-            await app.post_shutdown(app)
+        self.earlier_unexpected_edits = self.unexpected_edits
+        await stop_application(app)
         self.app = None
 
     @property
@@ -212,6 +211,12 @@ class BotRunner:
         """Tellings of events to the chats that raised, since the first start."""
         current = self.uses.notifier.background.failed if self.app is not None else 0
         return self.earlier_failed_tellings + current
+
+    @property
+    def unexpected_edits(self) -> int:
+        """Edits that raised something other than Telegram's errors, since the first start."""
+        current = self.publisher.unexpected if self.app is not None else 0
+        return self.earlier_unexpected_edits + current
 
     @property
     def storage(self) -> Storage:

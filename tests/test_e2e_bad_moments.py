@@ -208,3 +208,25 @@ async def test_a_card_press_is_answered_at_once_while_what_it_changed_waits_for_
         assert told >= 2.0, "the turn notice was not sent slowly: the test saw nothing"
         assert answered < 1.0, f"the press was answered only after {answered:.1f} s"
         assert server.violations == []
+
+
+async def test_a_stop_while_edits_are_owed_sends_them_before_the_connection_closes(tmp_path: Path) -> None:
+    """SIGTERM "sends what was owed": the stop flushes the outbox while the HTTP client is still open, so every
+    chat ends showing the newest state (a flush after python-telegram-bot's shutdown gave every owed edit up)."""
+    async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as world:
+        wanted = newest_renders(world.runner.publisher)
+        people, _ = await open_game(world, "/newgame czech", 3)
+        await world.runner.settle()
+        world.server.fail_methods = frozenset({"editMessageText"})
+        world.server.slow_rate, world.server.slow_seconds = 1.0, 0.2  # every edit is still on its way at the stop
+        mover = next(p for p in people if p.my_turn())
+        hand, actions, _ = mover.options()
+        assert hand is not None and actions
+        await world.server.answer_of(await world.server.press(mover.user_id, hand, actions[0]))
+        await world.runner.uses.notifier.background.told()  # the move's edits are scheduled, none sent yet
+        publisher = world.runner.publisher
+        owed = [p.user_id for p in people if publisher.busy(p.user_id)] + [GROUP] * publisher.busy(GROUP)
+        assert len(owed) >= 2, owed
+        await world.runner.stop()
+        assert not any(call.method == "editMessageText" and call.error for call in world.server.calls)
+        assert_up_to_date(world.server, wanted)

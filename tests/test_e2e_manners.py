@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+from telegram import Update
+
 from engine import Action, Card, Kind
 from engine.players import decide
 from storage import ChatSettings, GameRow
@@ -497,6 +499,68 @@ async def test_command_menus_per_language_and_chat_kind(world: World) -> None:
         assert {"newgame", "cancel", "kick", "settings", "score"} <= set(groups) and "stats" not in groups
         assert {"start", "stats"} <= set(private) and "newgame" not in private
     assert menus[("cs", "all_group_chats")][0]["description"].startswith("založit hru")
+
+
+async def test_a_start_whose_command_menus_fail_goes_on_and_sets_them_later(world: World) -> None:
+    """The menus are optional: a 500 or a dropped connection on setMyCommands is logged once and tried again
+    in the background, and the bot serves meanwhile (it ended the process right after its migrations)."""
+    await world.runner.stop()
+    world.server.commands.clear()
+    world.server.fail_next("setMyCommands", 1, "500")
+    world.server.fail_next("setMyCommands", 1, "network")
+    with mock.patch("bot.app.MENU_RETRY_FIRST", 0.05):
+        await world.runner.start()
+        ann = world.person(1, "Ann")
+        await ann.say(GROUP, "/help")
+        assert "/newgame" in world.group_messages()[-1].text
+
+        async def menus_set() -> bool:
+            return len(world.server.commands) == 6  # two chat kinds in three languages
+
+        await eventually(world, menus_set, what="the command menus to be set")
+    assert world.server.failed == ["setMyCommands: 500", "setMyCommands: network"]
+
+
+async def test_a_reply_that_fails_after_its_change_was_stored_does_not_claim_nothing_changed(world: World) -> None:
+    """Ann's join is committed, then its reply fails: she is told that her request was handled."""
+    ann = world.person(1, "Ann")
+    await ann.say(GROUP, "/newgame")
+    lobby = world.group_messages()[-1]
+    world.server.fail_next("sendMessage", 1, "500")
+    await ann.join(lobby)
+    game = await world.runner.storage.games.open_game(GROUP)
+    assert game is not None
+    assert [s.user_id for s in await world.runner.storage.games.seats(game.game_id)] == [1]
+    told = world.server.bot_messages(1)[-1].text
+    assert "handled your request" in told and "nothing was changed" not in told
+    assert world.server.failed == ["sendMessage: 500"]
+
+
+async def test_an_update_delivered_twice_is_handled_once(world: World) -> None:
+    """The update id is claimed before any handler runs (a redelivery after a crash is not answered again)."""
+    ann = world.person(1, "Ann")
+    await ann.say(GROUP, "/help")
+    replies = len(world.group_messages())
+    app = world.runner.app
+    assert app is not None
+    update = Update.de_json(
+        {
+            "update_id": 888_888,
+            "message": {
+                "message_id": 9_999,
+                "date": int(time.time()),
+                "chat": {"id": GROUP, "type": "supergroup", "title": "Friends & <Co>"},
+                "from": world.server.users[1].to_dict(),
+                "text": "/help",
+                "entities": [{"type": "bot_command", "offset": 0, "length": 5}],
+            },
+        },
+        app.bot,
+    )
+    await app.process_update(update)
+    await app.process_update(update)
+    await world.runner.settle()
+    assert len(world.group_messages()) == replies + 1
 
 
 async def test_a_computer_choice_the_engine_refuses_does_not_stall_the_table(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
+from typing import Any, cast
 
 import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
@@ -60,6 +61,36 @@ async def test_an_unchanged_text_is_not_sent_again_and_not_modified_is_no_error(
     assert calls(server, "editMessageText") == 1
     assert server.calls[-1].error is not None and "not modified" in server.calls[-1].error
     assert server.violations == []
+
+
+async def test_an_edit_that_raises_a_bug_is_counted_and_the_render_queued_meanwhile_still_goes(
+    fake: tuple[FakeTelegram, Bot],
+) -> None:
+    server, bot = fake
+
+    class BrokenOnce:
+        """The bot, whose first edit raises what no Telegram error is, while a newer render is queued."""
+
+        raised = False
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(bot, name)
+
+        async def edit_message_text(self, *args: Any, **kwargs: Any) -> Any:
+            if not self.raised:
+                self.raised = True
+                assert message_id is not None
+                publisher.edit(GROUP, message_id, "v2")
+                raise RuntimeError("not Telegram's error")
+            return await bot.edit_message_text(*args, **kwargs)
+
+    publisher = Publisher(cast(Bot, BrokenOnce()))
+    message_id = await publisher.send(GROUP, "v0")
+    assert message_id is not None
+    publisher.edit(GROUP, message_id, "v1")
+    await asyncio.wait_for(publisher.flush(), 5)
+    assert server.messages[(GROUP, message_id)].text == "v2"
+    assert publisher.unexpected == 1
 
 
 async def test_flood_wait_is_waited_out(fake: tuple[FakeTelegram, Bot]) -> None:
