@@ -286,7 +286,10 @@ class Notifier:
                 stale = live.seats[seat].hand_deal_no != state.deal_no or state.is_over
                 if user is not None and message_id is not None and stale:
                     seen = self.last_trick(live, last, winner, seat)
-                    closed = render_hand_closed(finished, live.lang_of(seat), state.is_over, seen)
+                    result, outcome = state.deals[-1], state.outcome
+                    closed = render_hand_closed(
+                        result, game.variant, live.seating, live.lang_of(seat), outcome=outcome, before=seen
+                    )
                     self.publisher.edit(user, message_id, closed)
             if game.table_message_id is not None and (game.table_deal_no != state.deal_no or state.is_over):
                 shown = "\n".join(self.last_trick(live, last, winner, None))

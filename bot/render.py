@@ -175,13 +175,22 @@ def render_hand(
     selection = frozenset(c for c in selection if c in view.hand)
     trump = int(view.trump) if view.trump is not None else None
     if shown.selects_cards and selection:
-        lines.append(t(lang, "hand.chosen", cards=shown.cards_label(shown.sort_hand(selection, trump))))
+        lines += shown.chosen_lines(view, shown.sort_hand(selection, trump), lang)
     if away:
         lines += ["", shown.cards_label(shown.sort_hand(view.hand, trump)), t(lang, "hand.away")]
         button = InlineKeyboardButton(t(lang, "hand.back_button"), callback_data=Back(game_id).data())
         return "\n".join(lines), InlineKeyboardMarkup([[button]])
     lines += ["", hand_status(view, seating, lang)]
+    if view.to_move == view.seat and not set(view.hand) <= playable_cards(view):  # what ·J♥· means, on his turn
+        lines.append(t(lang, "hand.greyed"))
     return "\n".join(lines), hand_keyboard(view, lang, game_id, version, selection)
+
+
+def playable_cards(view: View) -> set[Card]:
+    """The cards of the hand that a tap may use now; the others are shown ·greyed·."""
+    if presenter(view.variant).selects_cards:
+        return {c for a in view.legal for c in a.cards}
+    return {a.cards[0] for a in view.legal if a.kind in (Kind.PLAY, Kind.GIVE_BACK) and len(a.cards) == 1}
 
 
 def hand_keyboard(
@@ -201,7 +210,7 @@ def hand_keyboard(
     card_buttons = []
     at_once = {} if selection or not shown.selects_cards else shown.one_tap(view)  # once choosing, a tap chooses
     if shown.selects_cards:
-        playable = {c for a in view.legal for c in a.cards}
+        playable = playable_cards(view)
         for card in cards:
             label = shown.card_label(card)
             toggle = Toggle(game_id, version, card).data()
@@ -252,10 +261,21 @@ def hand_keyboard(
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-def render_hand_closed(deal_no: int, lang: str, game_over: bool, before: Sequence[str] = ()) -> str:
-    """The hand message of a finished deal (``deal_no`` counted from 1), without buttons; ``before``: lines
-    above its last word (the deal's last trick)."""
-    last = t(lang, "hand.game_over") if game_over else t(lang, "hand.deal_over", deal=deal_no)
+def render_hand_closed(
+    result: DealResult,
+    variant: str,
+    seating: Seating,
+    lang: str,
+    *,
+    outcome: Outcome | None,
+    before: Sequence[str] = (),
+) -> str:
+    """The hand message of a finished deal, without buttons: ``before`` (the deal's last trick), then the deal's
+    result and, when it ended the series, its outcome, so that a player reads how it went where he played."""
+    parts = [render_deal_result(result, variant, seating, lang)]
+    if outcome is not None:
+        parts.append(render_outcome(outcome, variant, seating, lang))
+    last = "\n\n".join(parts)
     return "\n".join([*before, "", last]) if before else last
 
 

@@ -134,6 +134,12 @@ async def test_a_group_plays_a_complete_series(world: World, command: str, playe
     assert render_outcome(state.outcome, row.variant, seating, "en") in final
     for result in state.deals[:-1]:
         assert any(render_deal_result(result, row.variant, seating, "en") in m.text for m in world.group_messages())
+    # Each player reads every deal's result, and the series', where he played it: in his closed hands.
+    for person in people:
+        closed = "\n".join(m.text for m in world.server.bot_messages(person.user_id))
+        for result in state.deals:
+            assert render_deal_result(result, row.variant, seating, "en") in closed, person.name
+        assert render_outcome(state.outcome, row.variant, seating, "en") in closed, person.name
 
     await people[1].say(GROUP, "/score")
     score = world.group_messages()[-1].text

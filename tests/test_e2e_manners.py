@@ -186,7 +186,7 @@ async def test_turn_timer_reminds_plays_for_and_hands_the_seat_over_until_i_am_b
 
         await eventually(world, someone_away, timeout=30, what="a seat taken over after two expiries")
         texts = [m.text for m in world.group_messages()]
-        assert any("ran out of time" in t and "(1 of 2)" in t for t in texts)
+        assert any("ran out of time" in t and "(missed turn 1 of 2)" in t for t in texts)
         away_seat = next(seat for seat, level in (await stand_ins(world, game.game_id)).items() if level)
         seats = await world.runner.storage.games.seats(game.game_id)
         away = next(p for p in people if p.user_id == seats[away_seat].user_id)

@@ -187,7 +187,7 @@ async def test_a_series_of_computer_players_only_is_told_in_score(tmp_path: Path
             return any("🏆" in m.text for m in world.group_messages())
 
         await eventually(world, told, timeout=30, what="the outcome in the group")
-        tables = [m.text for m in world.group_messages() if "Penalty points in all:" in m.text]
+        tables = [m.text for m in world.group_messages() if "Total penalty points:" in m.text]
         assert tables and all(re.search(r"🤖 Bot \d: \d", text) for text in tables), tables[:1]
         assert not any(re.search(r"🤖 Bot \d \d", text) for text in tables)
         await ann.say(GROUP, "/score")

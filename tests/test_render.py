@@ -176,13 +176,54 @@ def test_four_card_multi_card_selection_buttons() -> None:
     act(state, "0 lead 6S 7S")
     text, markup = check_hand(state, 1, "en", frozenset({Card.parse("KS"), Card.parse("AS")}))
     labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []
-    assert "Beat with 2" in labels and "Discard 2" in labels
+    assert "Beat 2" in labels and "Discard 2" in labels
     assert "beat 2 cards or discard 2" in text
     public = render_table(state.view(None), NAMES, "en")
     assert "Ann: 6♠ 7♠" in public and "Turn: <b>Bob &lt;b&gt;</b>" in public
     act(state, "1 discard 9C 9H")
     public = render_table(state.view(None), NAMES, "en")
     assert "🂠🂠" in public and "9♣" not in public and "9♥" not in public
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_F7_F8_the_cards_chosen_say_what_they_lack(lang: str) -> None:
+    """F8: an answer is as many cards as the lead, so a short choice says how many more; F7: a lead is of one
+    suit, so a choice of two suits says why no Lead button shows."""
+    state = find_variant("four_card").new_game(
+        1, stacked=["6S 7S 8S TD | KS AS 9C 9H | QS JS 6C 7C | 6H 7H 8H 6D / AD ... @ 0"], dealer=3
+    )
+    one_suit = t(lang, "hand.lead_one_suit")
+    text, markup = check_hand(state, 0, lang, frozenset({Card.parse("6S"), Card.parse("TD")}))
+    assert one_suit in text and not any(d.split(":")[2].startswith("a") for d in keyboard_data(markup))
+    text, _ = check_hand(state, 0, lang, frozenset({Card.parse("6S"), Card.parse("7S")}))
+    assert one_suit not in text
+    act(state, "0 lead 6S 7S")
+    text, _ = check_hand(state, 1, lang, frozenset({Card.parse("KS")}))
+    assert tn(lang, "hand.chosen_more", 1, cards="K♠") in text
+    text, _ = check_hand(state, 1, lang, frozenset({Card.parse("KS"), Card.parse("AS")}))
+    assert t(lang, "hand.chosen", cards="K♠ A♠") in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_greyed_cards_are_explained_on_ones_turn(lang: str) -> None:
+    """Cards that cannot be played now are shown ·between dots·: a line says so while it is his turn and some
+    card is greyed, and only then."""
+    state = find_variant("classic").new_game(3, {"deck": 36})
+    legend = t(lang, "hand.greyed")
+    first = state.to_move
+    assert first is not None
+    text, markup = check_hand(state, first, lang)
+    labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []
+    assert (legend in text) == any(label.startswith("·") for label in labels)
+    waiting = (first + 1) % 4
+    assert legend not in check_hand(state, waiting, lang)[0]
+    while not any(label.startswith("·") for label in labels):  # on to a turn that greys some card
+        state.apply(state.legal_actions(first)[0])
+        first = state.to_move
+        assert first is not None
+        text, markup = check_hand(state, first, lang)
+        labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []
+    assert legend in text
 
 
 def test_four_card_a_card_of_one_use_is_played_with_one_tap() -> None:
@@ -252,7 +293,7 @@ def test_classic_special_buttons_and_the_private_exchange() -> None:
         state.apply(next(a for a in state.legal_actions(mover) if a.kind is Kind.PLAY))
     _, markup = check_hand(state, 0, "en")
     labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []
-    assert "🤝 Go out of trumps (7♣)" in labels
+    assert "🤝 Swap your trump (7♣)" in labels
     act(state, "0 exchange 7C")
     text, _ = check_hand(state, 2, "en")
     assert "choose a plain card to give back" in text
@@ -260,7 +301,7 @@ def test_classic_special_buttons_and_the_private_exchange() -> None:
     assert "7♣ ↔ 9♦" in check_hand(state, 0, "en")[0]
     assert "7♣ ↔" not in check_hand(state, 1, "en")[0]  # the other team is not told the cards
     public = render_table(state.view(None), NAMES, "en")
-    assert "Ann went out of trumps" in public and "9♦" not in public
+    assert "Ann swapped their trump" in public and "9♦" not in public
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -416,6 +457,40 @@ def test_numbers_take_the_right_plural_form_in_russian_and_czech() -> None:
     assert tn("cs", "deal.defeat", 2, team="X") == "X dostává 2 trestné body."
     assert tn("en", "deal.defeat", 1, team="X") == "X gets 1 penalty point."
     assert "15 minut," in tn("cs", "lobby.expired", 15) and "15 минут," in tn("ru", "lobby.expired", 15)
+
+
+PLURAL_FORM_AT = {  # the form each language's Plural-Forms picks at 1, 2, 5, 21 and 22
+    "en": (0, 1, 1, 1, 1),
+    "ru": (0, 1, 2, 0, 1),
+    "cs": (0, 1, 2, 2, 2),
+}
+NUMBERS = (1, 2, 5, 21, 22)
+# Messages whose number stands alone, as a label or an ordinal ("Stock: 5", "deal 2", "Lead 2", "(1/3)"): no word
+# agrees with it, so they need no plural forms.  A new message with a number is a plural entry, or joins here.
+NUMBER_LABELS = {
+    "button.beat", "button.discard", "button.lead", "cancel.vote", "cancel.vote_button", "computer.name",
+    "deal.header", "deal.points_teams", "hand.deal_over", "hand.header", "lobby.moved", "lobby.need_players_czech",
+    "lobby.need_players_team", "lobby.seats_czech", "lobby.sit", "score.all_time_czech_line", "score.all_time_line",
+    "score.card_points", "score.current", "score.deal_line", "settings.seconds", "stats.extra", "stats.line",
+    "table.header", "table.penalty_teams", "table.score_teams", "table.stock", "table.talon", "table.tricks_teams",
+    "timer.expired", "timer.reminder",
+}  # fmt: skip
+NUMBER_NAMES = {"count", "needed", "total", "votes", "seconds", "n", "deal", "seat", "points", "played", "won",
+                "lost", "rank", "eggs", "molodkas", "kozels", "sa", "sb", "pa", "pb"}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_number_in_a_message_at_1_2_5_21_and_22(lang: str) -> None:
+    """A plural entry takes its language's form at each of the numbers whose forms differ (Czech 21 is "21
+    karet", Russian "21 карта"), and every form reads; a message with a number and no plural forms is one whose
+    number no word agrees with (Czech "souhlas 1 hráčů" came from a message that was neither)."""
+    plurals = PLURALS[lang]
+    for key, forms in plurals.forms.items():
+        for number, form in zip(NUMBERS, PLURAL_FORM_AT[lang], strict=True):
+            values = dict.fromkeys(placeholders(forms[0]) - {"count"}, number)
+            assert tn(lang, key, number, **values) == forms[form].format(count=number, **values), (key, number)
+    numbered = {key for key, text in CATALOGUES[lang].items() if placeholders(text) & NUMBER_NAMES}
+    assert numbered == NUMBER_LABELS, numbered ^ NUMBER_LABELS
 
 
 def test_no_message_needs_a_players_gender() -> None:

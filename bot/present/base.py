@@ -78,6 +78,10 @@ class Presenter:
     def status_lines(self, view: View, seating: Seating, lang: str) -> list[str]:
         return []
 
+    def chosen_lines(self, view: View, chosen: Sequence[Card], lang: str) -> list[str]:
+        """The cards chosen so far, and what they still lack (a game that ``selects_cards``)."""
+        return [t(lang, "hand.chosen", cards=self.cards_label(chosen))]
+
     def options_line(self, options: Mapping[str, object], lang: str) -> str | None:
         """The game's options in words, for its lobby (None: nothing to say)."""
         return None

@@ -47,7 +47,7 @@ class CzechPresenter(Presenter):
 
     def outcome_lines(self, outcome: Outcome, seating: Seating, lang: str) -> list[str]:
         return [
-            t(lang, "series.winners", names=", ".join(seating.name(s) for s in outcome.winners)),
+            tn(lang, "series.winners", len(outcome.winners), names=", ".join(seating.name(s) for s in outcome.winners)),
             t(lang, "series.table_points", lines=each_line(outcome.table_points, seating)),
         ]
 

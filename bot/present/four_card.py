@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from bot.i18n import t, tn
 from bot.present.base import Seating
@@ -34,6 +34,21 @@ class FourCardPresenter(TeamPresenter):
                 lines.append(t(lang, "table.stock", count=view.stock_size))
         if view.eggs_pending:
             lines.append(tn(lang, "table.eggs_four", view.eggs_pending))
+        return lines
+
+    def chosen_lines(self, view: View, chosen: Sequence[Card], lang: str) -> list[str]:
+        """An answer is as many cards as the lead (F8): how many more; a lead is of one suit (F7): why no lead
+        button shows for the cards chosen."""
+        cards = self.cards_label(chosen)
+        if view.trick:
+            more = len(view.trick[0].cards) - len(chosen)
+            if more > 0:
+                return [tn(lang, "hand.chosen_more", more, cards=cards)]
+            return [t(lang, "hand.chosen", cards=cards)]
+        lines = [t(lang, "hand.chosen", cards=cards)]
+        leads = [a for a in view.legal if a.kind is Kind.LEAD]
+        if view.to_move == view.seat and leads and not any(set(chosen) <= set(a.cards) for a in leads):
+            lines.append(t(lang, "hand.lead_one_suit"))
         return lines
 
     def forced_cards(self, view: View) -> tuple[Card, ...] | None:

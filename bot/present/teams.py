@@ -55,7 +55,7 @@ class TeamPresenter(Presenter):
             lines.append(t(lang, "series.no_trick", team=seating.team(goats, lang)))
         key = "series.goats_eggs" if outcome.with_eggs else "series.goats"
         lines.append(t(lang, key, team=seating.team(goats, lang)))
-        lines.append(t(lang, "series.winners", names=seating.team(1 - goats, lang)))
+        lines.append(tn(lang, "series.winners", 2, names=seating.team(1 - goats, lang)))
         return lines
 
     def deal_summary(self, result: DealResult, seating: Seating, lang: str) -> str:
