@@ -167,7 +167,7 @@ async def test_no_internal_words_reach_players(world: World) -> None:
     await admin.say(GROUP, "/newgame 4")
     await admin.say(GROUP, "/newgame classic")
     refused = world.group_messages()[-1].text
-    assert "уже идёт игра" in refused and "X2" not in refused and "правило" not in refused, refused
+    assert "уже есть партия" in refused and "X2" not in refused and "правило" not in refused, refused
     await admin.say(GROUP, "/newgame шахматы")
     unknown = world.group_messages()[-1].text
     assert "Козёл на 4 карты (/newgame 4)" in unknown and "Чешский козёл (/newgame чешский)" in unknown, unknown
