@@ -424,7 +424,7 @@ async def run_split(
     with tempfile.TemporaryDirectory() as tmp:
         # No turn timers: play starts only once every table is open (minutes, at 1,000 tables), and meanwhile
         # the first tables' timers would run out and computers take the seats of people about to play.
-        settings: dict[str, Any] = {"concurrent_updates": 256, "computer_workers": 0, "timer_scale": 0}
+        settings: dict[str, Any] = {"concurrent_updates": 256, "computer_workers": 0}
         if limits:
             settings.update(rate_overall_per_second=30)
         else:

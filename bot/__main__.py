@@ -14,7 +14,7 @@ import sys
 from pydantic import ValidationError
 
 from bot.app import ALLOWED_UPDATES, build_application, settle_heap, webhook_options
-from bot.config import Settings
+from bot.config import Settings, explain
 from playground.runner import run as run_playground
 
 
@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = Settings()
     except ValidationError as exc:
-        print(f"bad configuration: {exc}", file=sys.stderr)
+        print(f"bad configuration:\n{explain(exc)}", file=sys.stderr)
         return 2
     if settings.bot_token is None or not settings.bot_token.get_secret_value().strip():
         if args.no_playground:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import logging
 import multiprocessing
@@ -16,9 +15,10 @@ from aiohttp import web
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, TypeHandler
+from telegram.request import BaseRequest, HTTPXRequest
 
 from bot import handlers, wiring
-from bot.clock import Tasks
+from bot.clock import Clock
 from bot.config import Settings
 from bot.floods import waiting_out_floods
 from bot.health import Liveness, PollingRequest, report
@@ -40,9 +40,18 @@ MENU_RETRY_CAP = 600.0  # ... up to this
 Context = ContextTypes.DEFAULT_TYPE
 
 
-def build_application(settings: Settings, seeds: Callable[[], int] = new_seed) -> Application:  # type: ignore[type-arg]
-    """The bot; ``seeds`` gives each new game its seed (a test may replay a deal with its own)."""
+def build_application(
+    settings: Settings,
+    seeds: Callable[[], int] = new_seed,
+    *,
+    clock: Clock | None = None,
+    transport: Callable[[float], BaseRequest] | None = None,
+) -> Application:  # type: ignore[type-arg]
+    """The bot; ``seeds`` gives each new game its seed (a test may replay a deal with its own), ``clock`` is
+    the one clock of everything that waits or measures, and ``transport`` makes the connections to the Bot API
+    (given their read timeout; by default HTTP, as python-telegram-bot makes them)."""
     assert settings.bot_token is not None
+    clock = clock if clock is not None else Clock()
     builder = Application.builder().token(settings.bot_token.get_secret_value())
     if settings.telegram_base_url:
         base = settings.telegram_base_url.rstrip("/")
@@ -50,11 +59,18 @@ def build_application(settings: Settings, seeds: Callable[[], int] = new_seed) -
     # Every message, edit and delete is paced by the publisher's outbox (bot.outbox), and a 429 reaches the
     # caller (bot.floods): no python-telegram-bot limiter, whose retries would bypass the outbox.
     builder = builder.concurrent_updates(settings.concurrent_updates)
-    liveness = Liveness(mode="webhook" if settings.webhook_url else "polling")
-    builder = builder.get_updates_request(PollingRequest(liveness, read_timeout=settings.poll_timeout_seconds + 10))
+    liveness = Liveness(clock, mode="webhook" if settings.webhook_url else "polling")
+    poll_timeout = settings.poll_timeout_seconds + 10.0
+    if transport is not None:
+        builder = builder.request(transport(5.0))
+        polling: BaseRequest = transport(poll_timeout)
+    else:
+        polling = HTTPXRequest(connection_pool_size=1, read_timeout=poll_timeout)
+    builder = builder.get_updates_request(PollingRequest(liveness, polling))
 
     async def post_init(application: Application) -> None:  # type: ignore[type-arg]
-        storage = await Storage.open(settings.database_path)
+        liveness.start()
+        storage = await Storage.open(settings.database_path, now=clock.now)
         publisher = Publisher(
             application.bot,
             settings.group_messages_per_minute,
@@ -62,6 +78,7 @@ def build_application(settings: Settings, seeds: Callable[[], int] = new_seed) -
             overall=settings.rate_overall_per_second,
             private=settings.rate_private_per_second,
             cruise_share=settings.rate_cruise_share,
+            clock=clock,
         )
         executor = None
         if settings.computer_workers > 0:  # computer players think in other processes: presses stay fast
@@ -71,7 +88,7 @@ def build_application(settings: Settings, seeds: Callable[[], int] = new_seed) -
         )
         application.bot_data.update(storage=storage, publisher=publisher, uses=uses, executor=executor)
         restored = await uses.restore()
-        await command_menus(application, uses.tasks)
+        await command_menus(application, clock)
         if settings.health_port:
             await start_health(application, settings, liveness)
         log.info("started as @%s; %d running games restored", application.bot.username, restored)
@@ -164,22 +181,22 @@ async def start_health(application: Application, settings: Settings, liveness: L
     application.bot_data["health"] = runner
 
 
-async def command_menus(application: Application, tasks: Tasks) -> None:  # type: ignore[type-arg]
+async def command_menus(application: Application, clock: Clock) -> None:  # type: ignore[type-arg]
     """The command menus, without which the bot works all the same: a failure (a 5xx, a network error) is
     logged once and never stops the start; they are tried again in the background until Telegram takes them."""
     try:
-        await set_commands(application)
+        await set_commands(application, clock)
     except TelegramError as exc:
         log.warning("could not set the command menus (%s); trying again in the background", exc)
-        tasks.spawn(_menus_later(application))
+        clock.tasks.spawn(_menus_later(application, clock))
 
 
-async def _menus_later(application: Application) -> None:  # type: ignore[type-arg]
+async def _menus_later(application: Application, clock: Clock) -> None:  # type: ignore[type-arg]
     delay = MENU_RETRY_FIRST
     while True:
-        await asyncio.sleep(delay)
+        await clock.sleep(delay)
         try:
-            await set_commands(application)
+            await set_commands(application, clock)
         except TelegramError as exc:
             log.debug("the command menus failed again (%s)", exc)
             delay = min(delay * 2, MENU_RETRY_CAP)
@@ -188,7 +205,7 @@ async def _menus_later(application: Application) -> None:  # type: ignore[type-a
         return
 
 
-async def set_commands(application: Application) -> None:  # type: ignore[type-arg]
+async def set_commands(application: Application, clock: Clock) -> None:  # type: ignore[type-arg]
     """The command menus, per chat kind and language."""
     for lang in LANGUAGES:
         code = None if lang == "en" else lang
@@ -198,4 +215,4 @@ async def set_commands(application: Application) -> None:  # type: ignore[type-a
         ):
             commands = [BotCommand(name, t(lang, COMMAND_KEYS[name])) for name in names]
             menu = partial(application.bot.set_my_commands, commands, scope=scope, language_code=code)
-            await waiting_out_floods(menu)
+            await waiting_out_floods(menu, clock)

@@ -1,7 +1,13 @@
-"""Time in the bot: background tasks, and a clock that tests may replace (``Clock.now``, ``Clock.later``).
+"""Time in the bot and in the embedded Bot API server: one clock for everything that waits or measures.
 
-``TurnTimers`` times the turn of the person to move (a reminder at half time; on expiry the computer moves
-for him, and after two in a row keeps his seat); ``LobbyExpiry`` closes a lobby nobody touched.
+``Clock`` reads the running event loop's time and waits on the loop: ``monotonic`` measures, ``sleep`` and
+``later`` wait, ``timeout`` bounds a wait, and ``now`` is the wall time that is stored and compared with stored
+times.  Nothing else in ``bot`` or ``playground.botapi`` reads the time or sleeps (``tests/test_layout.py``),
+so a test that runs its event loop on virtual time (``playground.virtual_time``) puts the bot, its outbox,
+timers and retries and the server's flood control on that time together: limits, timers and back-offs
+behave as at Telegram's clock while nothing waits for real.  ``Tasks`` keeps the background tasks.
+
+This module imports nothing from ``bot``: every other module may use it.
 """
 
 from __future__ import annotations
@@ -10,15 +16,11 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Protocol
-
-from bot.computers import Computers
-from bot.events import TurnMissed
-from bot.live import Live, LiveGames
-from bot.notify import Notifier
-from bot.table import Table
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol, TypeVar
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class Handle(Protocol):
@@ -50,166 +52,45 @@ class Tasks:
 
 
 class Clock:
-    """Wall time and delayed jobs (each job runs as a background task)."""
+    """The loop's time, and waits on it; ``now`` is the wall clock (``wall``: where it comes from)."""
 
-    def __init__(self, tasks: Tasks) -> None:
-        self.tasks = tasks
+    def __init__(self, tasks: Tasks | None = None, wall: Callable[[], float] = time.time) -> None:
+        self.tasks = tasks if tasks is not None else Tasks()  # where ``later``'s jobs run
+        self._wall = wall
+
+    @classmethod
+    def following_the_loop(cls, tasks: Tasks | None = None) -> Clock:
+        """A clock whose wall time moves with the loop's time from now on (a loop on virtual time)."""
+        loop = asyncio.get_running_loop()
+        origin = time.time() - loop.time()
+        return cls(tasks, wall=lambda: origin + loop.time())
 
     def now(self) -> float:
-        return time.time()
+        """Wall time, in seconds since the epoch."""
+        return self._wall()
+
+    def monotonic(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(max(seconds, 0.0))
+
+    def timeout(self, seconds: float | None) -> AbstractAsyncContextManager[Any]:
+        """``async with clock.timeout(s)``: ``TimeoutError`` when the block takes longer (None: no bound)."""
+        return asyncio.timeout(seconds)
+
+    async def wait_for(self, awaitable: Awaitable[T], seconds: float | None) -> T:
+        """``awaitable``'s result, or ``TimeoutError`` after ``seconds``."""
+        return await asyncio.wait_for(awaitable, seconds)
+
+    def call_later(self, delay: float, callback: Callable[[], object]) -> Handle:
+        """``callback()`` on the loop after ``delay`` seconds."""
+        return asyncio.get_running_loop().call_later(max(delay, 0.0), callback)
 
     def later(self, delay: float, job: Callable[..., Awaitable[None]], *args: Any) -> Handle:
+        """``job(*args)`` as a background task after ``delay`` seconds."""
+
         async def run() -> None:
             await job(*args)
 
-        return asyncio.get_running_loop().call_later(max(delay, 0.0), lambda: self.tasks.spawn(run()))
-
-
-class TurnTimers:
-    """The turn timer of each running game (chat setting ``turn_timer``, 0: off), for a person to move."""
-
-    def __init__(
-        self,
-        games: LiveGames,
-        table: Table,
-        computers: Computers,
-        notifier: Notifier,
-        clock: Clock,
-        *,
-        scale: float = 1.0,
-    ) -> None:
-        self.games = games
-        self.table = table
-        self.computers = computers
-        self.notifier = notifier
-        self.clock = clock
-        self.scale = scale  # multiplies every chat's timer (the tests run them in fractions of a second)
-        self._timers: dict[int, dict[str, Handle]] = {}  # game -> its "expire" and "remind" jobs
-        self._reminders: dict[int, tuple[int, int]] = {}  # game -> the private reminder of the current turn
-
-    def arm(self, live: Live, elapsed: float = 0.0) -> None:
-        """The state moved on: time the turn of the person to move (a reminder at half time, and on expiry
-        the computer player moves for him); ``elapsed``: seconds of it already gone (after a restart).  His
-        time counts from when his hand has shown him his turn (``Publisher.time_left``)."""
-        game_id = live.game_id
-        self.stop(game_id)
-        seat = live.state.to_move
-        seconds = live.settings.turn_timer * self.scale
-        if not self.games.is_current(live) or seconds <= 0 or seat is None:
-            return
-        if live.level_of(seat) is not None or live.user_of(seat) is None:
-            return
-        version = live.version
-        start = self.clock.now() - elapsed
-        handles = self._timers[game_id] = {
-            "expire": self.clock.later(seconds - elapsed, self.expire, game_id, seat, version, start)
-        }
-        if elapsed < seconds / 2:
-            left = live.settings.turn_timer - live.settings.turn_timer // 2
-            handles["remind"] = self.clock.later(
-                seconds / 2 - elapsed, self.remind, game_id, seat, version, left, start
-            )
-
-    def _later(self, live: Live, seat: int, start: float, seconds: float) -> float:
-        """Seconds until ``seconds`` of his turn are over, counted from when his hand showed it (0: now)."""
-        user = live.user_of(seat)
-        if user is None:
-            return 0.0
-        return self.notifier.publisher.time_left(user, live.seats[seat].hand_message_id, start, seconds)
-
-    def stop(self, game_id: int) -> None:
-        for handle in self._timers.pop(game_id, {}).values():
-            handle.cancel()
-        reminder = self._reminders.pop(game_id, None)
-        if reminder is not None:  # the turn is over: its reminder goes
-            self.clock.tasks.spawn(self._delete(*reminder))
-
-    async def _delete(self, chat_id: int, message_id: int) -> None:
-        await self.notifier.publisher.delete(chat_id, message_id)
-
-    async def remind(self, game_id: int, seat: int, version: int, left: int, start: float) -> None:
-        if self.games.get(game_id) is None:
-            return
-        async with self.games.lock(game_id):
-            live = self.games.get(game_id)
-            user = live.user_of(seat) if live else None
-            if live is None or user is None or live.version != version or live.state.to_move != seat:
-                return
-            if (later := self._later(live, seat, start, live.settings.turn_timer * self.scale / 2)) > 0:
-                self._timers.setdefault(game_id, {})["remind"] = self.clock.later(
-                    later, self.remind, game_id, seat, version, left, start
-                )
-                return
-            text = self.notifier.reminder_text(live, seat, left)
-        message_id = await self.notifier.publisher.send(user, text, notify=True)
-        if message_id is None:
-            return
-        if live.version == version and self.games.is_current(live):
-            self._reminders[game_id] = (user, message_id)
-        else:  # the turn ended while the reminder was on its way
-            await self._delete(user, message_id)
-
-    async def expire(self, game_id: int, seat: int, version: int, start: float) -> None:
-        """The turn ran out: the computer player moves for the person; after two in a row it keeps his seat
-        until he taps "I'm back".  Not before his hand has shown him his turn for the whole time (an edit may
-        wait for Telegram's budget, or fail and be tried again): his time counts from then."""
-        if self.games.get(game_id) is None:
-            return
-        async with self.games.lock(game_id):
-            live = self.games.get(game_id)
-            if live is None or live.version != version or live.state.to_move != seat or live.level_of(seat):
-                return
-            if (later := self._later(live, seat, start, live.settings.turn_timer * self.scale)) > 0:
-                self._timers.setdefault(game_id, {})["expire"] = self.clock.later(
-                    later, self.expire, game_id, seat, version, start
-                )
-                return
-            level = live.settings.computer_level
-            view = live.state.view(seat)
-        action = await self.computers.think(level, view, live.game.seed ^ (version << 3) ^ seat)
-        if not self.games.is_current(live):
-            return
-        async with self.games.lock(game_id):
-            live = self.games.get(game_id)
-            if live is None or live.version != version or action is None:
-                return
-            action = self.computers.checked(live, seat, action)
-            timeouts = live.seats[seat].timeouts + 1
-            name = live.seating.name(seat)
-            missed = live.seats[seat].model_copy(
-                update={"timeouts": timeouts, "stand_in": level if timeouts >= 2 else None}
-            )
-            events = [*await self.table.act(live, action, None, missed), TurnMissed(live, name, timeouts)]
-        await self.table.tell(events)
-
-    def close(self) -> None:
-        for game_id in list(self._timers):
-            self.stop(game_id)
-
-
-class LobbyExpiry:
-    """A lobby nobody touched for ``ttl`` seconds closes (``on_expiry`` does it)."""
-
-    def __init__(self, clock: Clock, ttl: float) -> None:
-        self.clock = clock
-        self.ttl = ttl
-        self.on_expiry: Callable[[int], Awaitable[None]] | None = None
-        self._handles: dict[int, Handle] = {}
-
-    def schedule(self, game_id: int) -> None:
-        """Count the lobby's idle time from now."""
-        self.cancel(game_id)
-        self._handles[game_id] = self.clock.later(self.ttl, self._expire, game_id)
-
-    def cancel(self, game_id: int) -> None:
-        if (handle := self._handles.pop(game_id, None)) is not None:
-            handle.cancel()
-
-    async def _expire(self, game_id: int) -> None:
-        self._handles.pop(game_id, None)
-        if self.on_expiry is not None:
-            await self.on_expiry(game_id)
-
-    def close(self) -> None:
-        for game_id in list(self._handles):
-            self.cancel(game_id)
+        return self.call_later(delay, lambda: self.tasks.spawn(run()))

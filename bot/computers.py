@@ -13,15 +13,12 @@ import asyncio
 import logging
 import random
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING
 
+from bot.clock import Clock
 from bot.live import Live, LiveGames
 from bot.table import Table
 from engine import Action, View
 from engine.players import BasicPlayer, decide
-
-if TYPE_CHECKING:
-    from bot.clock import Tasks
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +28,7 @@ class Computers:
         self,
         games: LiveGames,
         table: Table,
-        tasks: Tasks,
+        clock: Clock,
         *,
         budget: float,
         pause: float,
@@ -39,7 +36,8 @@ class Computers:
     ) -> None:
         self.games = games
         self.table = table
-        self.tasks = tasks
+        self.clock = clock
+        self.tasks = clock.tasks
         self.budget = budget  # the strong player's thinking time per decision
         self.pause = pause  # before each computer move
         self.executor = executor  # where they think (None: the loop's default thread pool)
@@ -64,7 +62,7 @@ class Computers:
 
     async def _step(self, game_id: int) -> bool:
         """One computer move (or a decision to wait); False when no computer has anything to decide."""
-        await asyncio.sleep(self.pause)
+        await self.clock.sleep(self.pause)
         if self.games.get(game_id) is None:
             return False  # the game ended: its lock is gone and stays gone
         async with self.games.lock(game_id):

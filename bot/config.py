@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 import secrets
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    # A key of .env that no setting has is an error: a misspelled setting would otherwise do nothing at all.
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="forbid")
 
     bot_token: SecretStr | None = None
     database_path: Path = Path("data/kozel.db")
@@ -33,7 +35,6 @@ class Settings(BaseSettings):
     computer_budget_seconds: float = 0.5  # thinking time of the strong computer player per decision
     computer_pause_seconds: float = 1.5  # a computer player's pause before it acts, so people can follow
     shutdown_grace_seconds: float = 8.0  # on SIGTERM: how long what is owed to the chats may still take to go out
-    timer_scale: float = 1.0  # multiplies every chat's turn timer (tests run timers in fractions of a second)
     playground_host: str = "127.0.0.1"  # without a token: where the playground's page listens
     playground_port: int = 8080
     # Webhook mode (instead of long polling) when WEBHOOK_URL is set: Telegram posts updates to that HTTPS
@@ -59,3 +60,19 @@ class Settings(BaseSettings):
         """The configured secret, or a random one for this run (Telegram is told it by setWebhook)."""
         given = self.webhook_secret.get_secret_value() if self.webhook_secret is not None else ""
         return given or secrets.token_urlsafe(32)
+
+
+def explain(error: ValidationError) -> str:
+    """What is wrong with the configuration, a line a problem: an unknown key is named with the nearest real
+    setting, as the person who wrote it would look for it."""
+    names = [name.upper() for name in Settings.model_fields]
+    lines = []
+    for problem in error.errors():
+        key = ".".join(str(part) for part in problem["loc"]).upper()
+        if problem["type"] == "extra_forbidden":
+            nearest = difflib.get_close_matches(key, names, n=1, cutoff=0.0)
+            hint = f"; did you mean {nearest[0]}?" if nearest else ""
+            lines.append(f"{key} is not a setting{hint} (see .env.example)")
+        else:
+            lines.append(f"{key}: {problem['msg']}")
+    return "\n".join(lines)

@@ -8,11 +8,12 @@ a 429 out and asks the outbox for a new turn; the few calls made outside it go t
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from telegram.error import RetryAfter
+
+from bot.clock import Clock
 
 T = TypeVar("T")
 
@@ -25,12 +26,12 @@ def seconds(value: object) -> float:
     return float(total()) if callable(total) else float(value)  # type: ignore[arg-type]
 
 
-async def waiting_out_floods(call: Callable[[], Awaitable[T]], waits: int = FLOOD_WAITS) -> T:
-    """``call()``, made again after each 429 once its wait is over (``waits`` times at most; then the last
-    429 is raised)."""
+async def waiting_out_floods(call: Callable[[], Awaitable[T]], clock: Clock, waits: int = FLOOD_WAITS) -> T:
+    """``call()``, made again after each 429 once its wait is over on ``clock`` (``waits`` times at most; then
+    the last 429 is raised)."""
     for _ in range(waits):
         try:
             return await call()
         except RetryAfter as exc:
-            await asyncio.sleep(seconds(exc.retry_after))
+            await clock.sleep(seconds(exc.retry_after))
     return await call()

@@ -17,44 +17,69 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
-from telegram.request import HTTPXRequest
+from telegram.request import BaseRequest, RequestData
 
+from bot.clock import Clock
 from bot.config import Settings
 from storage import Storage
 
 
 @dataclass
 class Liveness:
-    """What the bot has heard from Telegram, on the monotonic clock."""
+    """What the bot has heard from Telegram, on the clock's monotonic time (set from the start on)."""
 
+    clock: Clock
     mode: str = "polling"
     polled_at: float | None = None  # the last successful getUpdates
     update_at: float | None = None  # the last update received, by either mode
-    started_at: float = field(default_factory=time.monotonic)
+    started_at: float | None = None
+
+    def start(self) -> None:
+        self.started_at = self.clock.monotonic()
 
     def note_poll(self) -> None:
-        self.polled_at = time.monotonic()
+        self.polled_at = self.clock.monotonic()
 
     def note_update(self) -> None:
-        self.update_at = time.monotonic()
+        self.update_at = self.clock.monotonic()
 
 
-class PollingRequest(HTTPXRequest):
-    """The connection ``getUpdates`` uses, which notes every answer Telegram gives it."""
+class PollingRequest(BaseRequest):
+    """The connection ``getUpdates`` uses (``inner``), which notes every answer Telegram gives it."""
 
-    def __init__(self, liveness: Liveness, read_timeout: float) -> None:
-        super().__init__(connection_pool_size=1, read_timeout=read_timeout)
+    def __init__(self, liveness: Liveness, inner: BaseRequest) -> None:
         self.liveness = liveness
+        self.inner = inner
 
-    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
-        status, payload = await super().do_request(*args, **kwargs)
+    @property
+    def read_timeout(self) -> float | None:
+        return self.inner.read_timeout
+
+    async def initialize(self) -> None:
+        await self.inner.initialize()
+
+    async def shutdown(self) -> None:
+        await self.inner.shutdown()
+
+    async def do_request(  # noqa: PLR0917 (BaseRequest's own signature)
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = BaseRequest.DEFAULT_NONE,
+        write_timeout: Any = BaseRequest.DEFAULT_NONE,
+        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
+        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        status, payload = await self.inner.do_request(
+            url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
+        )
         if status == 200:
             self.liveness.note_poll()
         return status, payload
@@ -64,12 +89,12 @@ async def report(
     liveness: Liveness, storage: Storage | None, webhook_running: bool, poll_slack: float
 ) -> tuple[bool, dict[str, Any]]:
     """Whether the bot is healthy, and why."""
-    now = time.monotonic()
+    now = liveness.clock.monotonic()
     if liveness.mode == "webhook":
         receiving = webhook_running
     else:
         last = liveness.polled_at if liveness.polled_at is not None else liveness.started_at
-        receiving = now - last <= poll_slack
+        receiving = last is not None and now - last <= poll_slack
     database = "closed"
     if storage is not None:
         try:

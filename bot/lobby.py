@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from html import escape
 
 from bot.callbacks import Lobby, LobbyOp, Sit
-from bot.clock import LobbyExpiry
+from bot.clock import Clock, Handle
 from bot.events import DealOpened, Edit, Event, Say
 from bot.i18n import pick_language, t, tn
 from bot.live import LiveGames
@@ -247,3 +247,31 @@ class Lobbies:
             minutes = max(1, round(self.expiry.ttl / 60))
             events = await self.close(game, tn(await self.chat_lang(game.chat_id), "lobby.expired", minutes))
         await self.tell(events)
+
+
+class LobbyExpiry:
+    """A lobby nobody touched for ``ttl`` seconds closes (``on_expiry`` does it)."""
+
+    def __init__(self, clock: Clock, ttl: float) -> None:
+        self.clock = clock
+        self.ttl = ttl
+        self.on_expiry: Callable[[int], Awaitable[None]] | None = None
+        self._handles: dict[int, Handle] = {}
+
+    def schedule(self, game_id: int) -> None:
+        """Count the lobby's idle time from now."""
+        self.cancel(game_id)
+        self._handles[game_id] = self.clock.later(self.ttl, self._expire, game_id)
+
+    def cancel(self, game_id: int) -> None:
+        if (handle := self._handles.pop(game_id, None)) is not None:
+            handle.cancel()
+
+    async def _expire(self, game_id: int) -> None:
+        self._handles.pop(game_id, None)
+        if self.on_expiry is not None:
+            await self.on_expiry(game_id)
+
+    def close(self) -> None:
+        for game_id in list(self._handles):
+            self.cancel(game_id)

@@ -16,9 +16,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from html import escape
-from typing import TYPE_CHECKING
 
 from bot.background import Background
+from bot.clock import Clock, Handle
 from bot.events import (
     Applied,
     DealEnded,
@@ -52,10 +52,6 @@ from bot.render import (
 )
 from engine import Action
 from storage import Storage
-
-if TYPE_CHECKING:
-    from bot.clock import Clock, Handle
-
 
 WATCHING = 60.0  # seconds after a press of his hand in which a player is taken to be looking at it
 

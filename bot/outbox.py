@@ -49,11 +49,12 @@ import contextlib
 import heapq
 import itertools
 import math
-import time
 from collections import Counter, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
+
+from bot.clock import Clock
 
 
 class Kind(IntEnum):
@@ -68,6 +69,7 @@ class Kind(IntEnum):
 
 
 SWEEP = 4096  # grants between two sweeps of idle chats
+EPSILON = 1e-6  # seconds: a shorter wait for a budget is no wait
 BACKGROUND = frozenset({Kind.TABLE, Kind.HAND})  # nobody is looking at them: shed first past capacity
 BACKGROUND_SHARE = 0.2  # of the overall budget, what the background calls that came due take past capacity
 CRUISE_SHARE = 0.8  # of the overall budget, the pace up to which background calls go before they are due
@@ -91,11 +93,13 @@ class Bucket:
     floor: float = 0.0  # ``take`` never leaves fewer tokens (a bucket taken from when empty keeps no debt)
 
     def ready_at(self, now: float) -> float:
-        """When one token is there."""
+        """When one token is there (a wait below ``EPSILON`` is none: a clock may not resolve it, and whoever
+        waited for it would wait again and again at the same time)."""
         if self.rate <= 0:
             return now
         self._refill(now)
-        return now if self.tokens >= 1 else now + (1 - self.tokens) / self.rate
+        wait = (1 - self.tokens) / self.rate
+        return now if wait < EPSILON else now + wait
 
     def take(self, now: float) -> None:
         if self.rate > 0:
@@ -202,7 +206,7 @@ class Outbox:
         grace: Mapping[Kind, float] = GRACE,
         background_share: float = BACKGROUND_SHARE,
         cruise_share: float = CRUISE_SHARE,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock | None = None,
     ) -> None:
         self.overall = Bucket(overall, overall_burst)
         # up to a second of debt: when the people's calls went past the cruise, the background waits until the
@@ -217,7 +221,7 @@ class Outbox:
         self.grace = grace
         self.background_rate = background_share * overall  # calls a second (0: no stretching)
         self.background = 0  # background calls waiting
-        self.clock = clock
+        self.clock = clock if clock is not None else Clock()
         self._chats: dict[int, Chat] = {}
         self._ready: list[tuple[float, int, int]] = []  # (due, seq, chat) of the chats that may send now
         self._blocked: list[tuple[float, int]] = []  # (ready at, chat) of the chats waiting for their budget
@@ -253,7 +257,7 @@ class Outbox:
 
     def enter(self, chat_id: int, kind: Kind, *, new: bool = False) -> Waiter:
         """Queue a call; ``wait`` for it (``hurry`` it meanwhile if it becomes more urgent)."""
-        now = self.clock()
+        now = self.clock.monotonic()
         loop = asyncio.get_running_loop()
         background = kind in BACKGROUND
         due = now + self.grace[kind] * (self.stretch() if background else 1.0)
@@ -277,18 +281,18 @@ class Outbox:
             self.background -= 1
 
     async def wait(self, waiter: Waiter) -> None:
-        started = self.clock()
+        started = self.clock.monotonic()
         try:
             await waiter.future
         except asyncio.CancelledError:
             waiter.future.cancel()
             raise
-        self.waited[waiter.kind] += self.clock() - started
+        self.waited[waiter.kind] += self.clock.monotonic() - started
         self.granted_by_kind[waiter.kind] += 1
 
     def hurry(self, waiter: Waiter, kind: Kind) -> None:
         """The call has become more urgent (a newer render of the same message, for a person waiting)."""
-        due = self.clock() + self.grace[kind]
+        due = self.clock.monotonic() + self.grace[kind]
         if not waiter.future.done() and due < waiter.due:
             waiter.due = due
             waiter.kind = kind
@@ -311,7 +315,7 @@ class Outbox:
 
     async def _run(self) -> None:
         while True:
-            now = self.clock()
+            now = self.clock.monotonic()
             while self._blocked and self._blocked[0][0] <= now:
                 _, chat_id = heapq.heappop(self._blocked)
                 chat = self._chats.get(chat_id)  # a stale entry of a chat forgotten since (``_sweep``)
@@ -335,12 +339,12 @@ class Outbox:
                 if self._held:
                     wakes += [self._held[0][0], cruise]
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), min(wakes) - now if wakes else None)
+                    await self.clock.wait_for(self._wake.wait(), min(wakes) - now if wakes else None)
                 continue
             chat_id, waiter = chosen
             overall = self.overall.ready_at(now)
             if overall > now:
-                await asyncio.sleep(overall - now)
+                await self.clock.sleep(overall - now)
                 continue  # a more urgent call may have come meanwhile
             heapq.heappop(self._ready)
             chat = self._chats[chat_id]

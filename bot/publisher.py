@@ -27,7 +27,6 @@ import asyncio
 import json
 import logging
 import random
-import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
+from bot.clock import Clock
 from bot.floods import FLOOD_WAITS, seconds
 from bot.outbox import CRUISE_SHARE, Kind, Outbox, Waiter
 
@@ -79,12 +79,14 @@ class Publisher:
         overall: float = 0.0,
         private: float = 0.0,
         cruise_share: float = CRUISE_SHARE,
+        clock: Clock | None = None,
     ) -> None:
         """``overall``: requests a second in all, ``private``: calls a second into one private chat (0:
         unlimited; the group budget is ``group_limit`` per ``group_period``, 0: unlimited; ``cruise_share``: see
         ``Outbox``)."""
         self.bot = bot
-        self.outbox = Outbox(overall, group_limit, group_period, private, cruise_share=cruise_share)
+        self.clock = clock if clock is not None else Clock()
+        self.outbox = Outbox(overall, group_limit, group_period, private, cruise_share=cruise_share, clock=self.clock)
         self.retry_base = retry_base
         self.retry_cap = retry_cap
         self.attempts = attempts
@@ -100,7 +102,6 @@ class Publisher:
         self._editing: Counter[int] = Counter()  # chat -> its messages with an edit on its way
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}
         self._shown_at: dict[tuple[int, int], float] = {}  # when the message last changed before its reader
-        self.clock: Callable[[], float] = time.time
         self.calls: Counter[str] = Counter()
         self.calls_by_kind: Counter[Kind] = Counter()  # rate-limited calls made, by whom they were for
         self.retries: Counter[str] = Counter()  # requests made again after a 5xx, network error or timeout
@@ -151,7 +152,7 @@ class Publisher:
                 if waits > FLOOD_WAITS:
                     log.warning("gave up sending to chat %s after repeated flood waits", chat_id)
                     return None
-                await asyncio.sleep(seconds(exc.retry_after))
+                await self.clock.sleep(seconds(exc.retry_after))
                 continue
             except Forbidden:
                 log.info("cannot write to chat %s", chat_id)
@@ -167,7 +168,7 @@ class Publisher:
                 await self._back_off("sendMessage", failures, exc)
                 continue
             self._shown[(chat_id, message.message_id)] = render.key()
-            self._shown_at[(chat_id, message.message_id)] = self.clock()
+            self._shown_at[(chat_id, message.message_id)] = self.clock.now()
             return message.message_id
 
     async def _back_off(self, method: str, failures: int, exc: Exception) -> None:
@@ -175,7 +176,7 @@ class Publisher:
         self.retries[method] += 1
         delay = min(self.retry_cap, self.retry_base * 2 ** (failures - 1)) * random.uniform(0.5, 1.0)
         log.info("%s failed (%s); trying again in %.2f s", method, exc, delay)
-        await asyncio.sleep(delay)
+        await self.clock.sleep(delay)
 
     def edit(
         self,
@@ -230,7 +231,7 @@ class Publisher:
                     )
                 except RetryAfter as exc:
                     waits += 1
-                    await asyncio.sleep(seconds(exc.retry_after))
+                    await self.clock.sleep(seconds(exc.retry_after))
                     if waits <= FLOOD_WAITS:
                         self._retry(key, render, kind)
                     continue
@@ -259,7 +260,7 @@ class Publisher:
                     continue
                 waits = failures = 0
                 self._shown[key] = render.key()
-                self._shown_at[key] = self.clock()
+                self._shown_at[key] = self.clock.now()
         finally:
             self._workers.pop(key, None)
             self._editing[key[0]] -= 1
@@ -304,7 +305,7 @@ class Publisher:
                 failures += 1
                 if failures >= self.attempts:
                     return False
-                await asyncio.sleep(seconds(exc.retry_after))
+                await self.clock.sleep(seconds(exc.retry_after))
             except NetworkError as exc:
                 failures += 1
                 if failures >= self.attempts or not transient(exc):
@@ -353,7 +354,7 @@ class Publisher:
             return UNSEEN_POLL
         shown = self.shown_at(chat_id, message_id)
         start = since if shown is None else max(since, shown)
-        return max(0.0, start + seconds - self.clock())
+        return max(0.0, start + seconds - self.clock.now())
 
 
 def transient(exc: NetworkError) -> bool:

@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from bot.chats import Chats
-from bot.clock import Clock, LobbyExpiry, Tasks, TurnTimers
+from bot.clock import Clock, Tasks
 from bot.computers import Computers
 from bot.config import Settings
 from bot.live import LiveGames
-from bot.lobby import Lobbies, new_seed
+from bot.lobby import Lobbies, LobbyExpiry, new_seed
 from bot.notify import Notifier
 from bot.outbox import Kind
 from bot.publisher import Publisher
 from bot.records import Records
 from bot.seats import Seats
 from bot.table import Table
+from bot.timers import TurnTimers
 from bot.votes import Votes
 from storage import Storage
 
@@ -40,6 +40,10 @@ class UseCases:
     seats: Seats
     chats: Chats
     records: Records
+
+    @property
+    def clock(self) -> Clock:
+        return self.notifier.clock
 
     async def reply_turn(self, chat_id: int) -> None:
         """Wait until a reply to a command may go into ``chat_id``: in the outbox, with every other message
@@ -77,7 +81,7 @@ class UseCases:
         self.expiry.close()
         await self.tasks.close()
         try:
-            async with asyncio.timeout(grace):
+            async with self.notifier.clock.timeout(grace):
                 await self.notifier.background.told()
                 await self.notifier.publisher.flush()
         except TimeoutError:
@@ -101,12 +105,11 @@ def build(
     *,
     executor: Executor | None = None,
     seeds: Callable[[], int] = new_seed,
-    make_clock: Callable[[Tasks], Clock] = Clock,
 ) -> UseCases:
-    """``seeds``: each new game's seed; ``make_clock``: the time of timers, reminders, pings and lobby expiry."""
+    """``seeds``: each new game's seed.  Every wait and measure is on the publisher's clock."""
     games = LiveGames(storage)
-    tasks = Tasks()
-    clock = make_clock(tasks)
+    clock = publisher.clock
+    tasks = clock.tasks
     notifier = Notifier(
         storage,
         publisher,
@@ -120,12 +123,12 @@ def build(
     computers = Computers(
         games,
         table,
-        tasks,
+        clock,
         budget=settings.computer_budget_seconds,
         pause=settings.computer_pause_seconds,
         executor=executor,
     )
-    timers = TurnTimers(games, table, computers, notifier, clock, scale=settings.timer_scale)
+    timers = TurnTimers(games, table, computers, notifier, clock)
     table.moved_on += [timers.arm, computers.drive]
     expiry = LobbyExpiry(clock, settings.lobby_ttl_seconds)
     votes = Votes(storage, games, table, tell)

@@ -7,7 +7,7 @@ import sys
 
 from pydantic import ValidationError
 
-from bot.config import Settings
+from bot.config import Settings, explain
 from playground.runner import run
 
 
@@ -19,7 +19,7 @@ def main(argv: list[str]) -> int:
     try:
         settings = Settings()
     except ValidationError as exc:
-        print(f"bad configuration: {exc}", file=sys.stderr)
+        print(f"bad configuration:\n{explain(exc)}", file=sys.stderr)
         return 2
     update = {k: v for k, v in (("playground_host", args.host), ("playground_port", args.port)) if v is not None}
     return run(settings.model_copy(update=update))

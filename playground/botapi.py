@@ -45,7 +45,6 @@ import math
 import os
 import random
 import re
-import time
 from collections import deque
 from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass, field, replace
@@ -55,6 +54,8 @@ from urllib.parse import urlsplit
 
 import aiohttp
 from aiohttp import web
+
+from bot.clock import Clock
 
 SPEC_PATH = Path(__file__).resolve().parent / "api.json"
 BOT_ID = 7_000_000
@@ -67,6 +68,10 @@ def find_spec() -> dict[str, Any]:
     """The Bot API description: ``$BOT_API_SPEC`` when set, else the copy pinned in this package."""
     path = Path(os.environ.get("BOT_API_SPEC") or SPEC_PATH)
     return json.loads(path.read_text("utf-8"))  # type: ignore[no-any-return]
+
+
+class DroppedConnection(Exception):
+    """A request the server answers with nothing: the connection closes (a network error at the client)."""
 
 
 class ApiError(Exception):
@@ -312,8 +317,13 @@ class BotApiServer:
     """The server and the world it holds: users, chats, messages, updates."""
 
     def __init__(
-        self, token: str = "123456:TEST-token", username: str = BOT_USERNAME, limits: Limits | None = None
+        self,
+        token: str = "123456:TEST-token",
+        username: str = BOT_USERNAME,
+        limits: Limits | None = None,
+        clock: Clock | None = None,
     ) -> None:
+        self.clock = clock if clock is not None else Clock()  # of flood control, long polls, dates and delays
         self.checker = SpecChecker(find_spec())
         self.users: dict[int, User] = {}
         self.chats: dict[int, Chat] = {}
@@ -471,10 +481,11 @@ class BotApiServer:
             user.blocked = False
         message_id = self._message_id(chat_id)
         replied = reply_to.message_id if reply_to is not None else None
-        self._store(Message(chat_id, message_id, text, None, False, time.time(), from_user=user_id, reply_to=replied))
+        now = self.clock.now()
+        self._store(Message(chat_id, message_id, text, None, False, now, from_user=user_id, reply_to=replied))
         payload: dict[str, Any] = {
             "message_id": message_id,
-            "date": int(time.time()),
+            "date": int(self.clock.now()),
             "chat": chat.to_dict(),
             "from": user.to_dict(),
             "text": text,
@@ -498,7 +509,7 @@ class BotApiServer:
         who = self.bot_user() if member is None else self.users[member].to_dict()
         payload = {
             "message_id": self._message_id(chat_id),
-            "date": int(time.time()),
+            "date": int(self.clock.now()),
             "chat": chat.to_dict(),
             "from": who,
             "left_chat_member": who,
@@ -518,7 +529,7 @@ class BotApiServer:
         body = {
             "chat": chat.to_dict(),
             "from": self.users[by].to_dict(),
-            "date": int(time.time()),
+            "date": int(self.clock.now()),
             "old_chat_member": {"status": "member", "user": who},
             "new_chat_member": new,
         }
@@ -529,7 +540,7 @@ class BotApiServer:
         self.add_group(new_chat_id, old.title, "supergroup", set(old.admins))
         payload = {
             "message_id": self._message_id(old_chat_id),
-            "date": int(time.time()),
+            "date": int(self.clock.now()),
             "chat": old.to_dict(),
             "migrate_to_chat_id": new_chat_id,
         }
@@ -563,17 +574,17 @@ class BotApiServer:
     async def answer_of(self, query_id: str, timeout: float = 10.0) -> dict[str, Any]:
         event = self._answered.setdefault(query_id, asyncio.Event())
         try:
-            await asyncio.wait_for(event.wait(), timeout)
+            await self.clock.wait_for(event.wait(), timeout)
         except TimeoutError:
             raise TimeoutError(f"callback query {query_id} was never answered") from None
         return self.answers[query_id]
 
     async def settled(self, timeout: float = 15.0) -> None:
         """Wait until every queued update was fetched and no request is being handled."""
-        deadline = time.monotonic() + timeout
+        deadline = self.clock.monotonic() + timeout
         quiet_since: float | None = None
         while True:
-            now = time.monotonic()
+            now = self.clock.monotonic()
             busy = any(u["update_id"] > self._confirmed for u in self._updates) or self.in_flight > 0
             if busy:
                 quiet_since = None
@@ -583,7 +594,7 @@ class BotApiServer:
                 return
             if now > deadline:
                 raise TimeoutError("the bot did not settle")
-            await asyncio.sleep(0.005)
+            await self.clock.sleep(0.005)
 
     def bot_user(self) -> dict[str, Any]:
         return {"id": BOT_ID, "is_bot": True, "first_name": "Kozel", "username": self.username}
@@ -591,7 +602,6 @@ class BotApiServer:
     # --- HTTP -------------------------------------------------------------------------------------------
 
     async def handle(self, request: web.Request) -> web.Response:
-        method_name = request.match_info["method"]
         raw: dict[str, str] = {}
         if request.can_read_body:
             if request.content_type == "application/json":
@@ -599,13 +609,24 @@ class BotApiServer:
             else:
                 raw = {k: str(v) for k, v in (await request.post()).items()}
         raw.update(request.query)
+        try:
+            status, body = await self.call(request.match_info["token"], request.match_info["method"], raw)
+        except DroppedConnection:
+            if request.transport is not None:
+                request.transport.abort()  # the connection drops with no answer
+            raise
+        return web.json_response(body, status=status)
+
+    async def call(self, token: str, method_name: str, raw: dict[str, str]) -> tuple[int, dict[str, Any]]:
+        """One Bot API request, its parameters as sent (form fields, JSON values as text): the HTTP status and
+        the JSON body of the answer; raises ``DroppedConnection`` for a request answered with nothing."""
         long_poll = method_name.lower() == "getupdates"
         if not long_poll:
             self.in_flight += 1
-        call = Call(method_name, dict(raw), time.time())
+        call = Call(method_name, dict(raw), self.clock.now())
         self.calls.append(call)
         try:
-            if request.match_info["token"] != self.token:
+            if token != self.token:
                 raise ApiError(401, "Unauthorized")
             spec = self.checker.method(method_name)
             params = self.checker.decode(spec, raw)
@@ -613,8 +634,8 @@ class BotApiServer:
             if breaks := self.breaks.get(spec["name"]):
                 how = breaks.pop(0)
                 self.failed.append(f"{spec['name']}: {how}")
-                if how == "network" and request.transport is not None:
-                    request.transport.abort()  # the connection drops with no answer
+                if how == "network":
+                    raise DroppedConnection(spec["name"])
                 raise ApiError(500, "Internal Server Error")
             remaining = self.flood.get(spec["name"], 0)
             if remaining:
@@ -624,12 +645,12 @@ class BotApiServer:
                 await self._bad_moment(spec["name"])
             if self.flood_control is not None:
                 try:
-                    self.flood_control.check(spec["name"], params, time.monotonic())
+                    self.flood_control.check(spec["name"], params, self.clock.monotonic())
                 except ApiError as exc:
                     self.limited.append(f"{spec['name']}: {exc.description}")
                     raise
             result = await getattr(self, "m_" + spec["name"])(params)
-            return web.json_response({"ok": True, "result": result})
+            return 200, {"ok": True, "result": result}
         except ApiError as exc:
             call.error = exc.description
             if exc.code == 400 and (
@@ -644,7 +665,7 @@ class BotApiServer:
             body: dict[str, Any] = {"ok": False, "error_code": exc.code, "description": exc.description}
             if exc.retry_after is not None:
                 body["parameters"] = {"retry_after": exc.retry_after}
-            return web.json_response(body, status=exc.code)
+            return exc.code, body
         finally:
             if not long_poll:
                 self.in_flight -= 1
@@ -664,12 +685,12 @@ class BotApiServer:
         draw -= self.fail_rate
         if draw < self.hang_rate:
             self.failed.append(f"{method}: hang")
-            await asyncio.sleep(self.hang_seconds)
+            await self.clock.sleep(self.hang_seconds)
             raise ApiError(504, "Gateway Timeout")
         draw -= self.hang_rate
         if draw < self.slow_rate:
             self.failed.append(f"{method}: slow")
-            await asyncio.sleep(self.slow_seconds)
+            await self.clock.sleep(self.slow_seconds)
 
     # --- methods ----------------------------------------------------------------------------------------
 
@@ -722,7 +743,7 @@ class BotApiServer:
                 if not pending:
                     async with self._new_update:
                         with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(self._new_update.wait(), 0.5)
+                            await self.clock.wait_for(self._new_update.wait(), 0.5)
                     continue
                 update, hook = pending[0], self.webhook
                 headers = {"X-Telegram-Bot-Api-Secret-Token": hook["secret_token"]} if hook["secret_token"] else {}
@@ -739,7 +760,7 @@ class BotApiServer:
                     self._updates = [u for u in self._updates if u["update_id"] > self._confirmed]
                 else:
                     self.webhook_refused.append(status)
-                    await asyncio.sleep(0.2)  # Telegram backs off before it posts the update again
+                    await self.clock.sleep(0.2)  # Telegram backs off before it posts the update again
 
     async def m_setMyCommands(self, params: dict[str, Any]) -> bool:
         for command in params["commands"]:
@@ -760,14 +781,14 @@ class BotApiServer:
             while self._updates and self._updates[0]["update_id"] < offset:
                 self._updates.pop(0)  # confirmed: Telegram forgets them
         timeout = min(float(params.get("timeout", 0)), 5.0)
-        deadline = time.monotonic() + timeout
+        deadline = self.clock.monotonic() + timeout
         async with self._new_update:
             while True:
                 pending = [u for u in self._updates if u["update_id"] >= max(offset, 1)]
-                if pending or time.monotonic() >= deadline:
+                if pending or self.clock.monotonic() >= deadline:
                     return pending[: params.get("limit", 100)]
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._new_update.wait(), deadline - time.monotonic())
+                    await self.clock.wait_for(self._new_update.wait(), deadline - self.clock.monotonic())
 
     def _check_text(self, params: dict[str, Any]) -> None:
         if (params.get("parse_mode") or "").upper() == "HTML":
@@ -803,11 +824,12 @@ class BotApiServer:
         self._check_markup(params.get("reply_markup"))
         message_id = self._message_id(chat.chat_id)
         message = Message(
-            chat.chat_id, message_id, params["text"], params.get("reply_markup"), True, time.time(),
+            chat.chat_id, message_id, params["text"], params.get("reply_markup"), True, self.clock.now(),
             notify=not params.get("disable_notification", False),
         )  # fmt: skip
         self._store(message)
-        self.shown.append(Shown(chat.chat_id, message_id, message.text, message.markup, time.time(), "sendMessage"))
+        shown = Shown(chat.chat_id, message_id, message.text, message.markup, self.clock.now(), "sendMessage")
+        self.shown.append(shown)
         return self._message_json(message)
 
     def _message_json(self, message: Message) -> dict[str, Any]:
@@ -851,7 +873,7 @@ class BotApiServer:
         message.edits += 1
         self._tell("edit", message)
         self.shown.append(
-            Shown(message.chat_id, message.message_id, message.text, markup, time.time(), "editMessageText")
+            Shown(message.chat_id, message.message_id, message.text, markup, self.clock.now(), "editMessageText")
         )
         return self._message_json(message)
 

@@ -20,9 +20,11 @@ import asyncio
 import contextvars
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -109,35 +111,64 @@ def check_file(path: Path) -> int:
 _current_tx: contextvars.ContextVar[Database | None] = contextvars.ContextVar("storage_tx", default=None)
 
 
+class _OnTheThread:
+    """How many calls of this process are with SQLite's thread now.  A test whose event loop runs on virtual
+    time (``playground.virtual_time``) lets no time pass while one is: the thread works at the machine's
+    speed, and the loop's time must not run on meanwhile."""
+
+    count = 0
+
+    def __enter__(self) -> None:
+        _OnTheThread.count += 1
+
+    def __exit__(self, *exc: object) -> None:
+        _OnTheThread.count -= 1
+
+
+_on_the_thread = _OnTheThread()
+
+
+def working() -> bool:
+    """Whether a statement (or opening or closing a database) is with SQLite's thread."""
+    return _OnTheThread.count > 0
+
+
 class Database:
     """The process's connection.  Every statement runs under one lock, so a transaction of one coroutine
     never interleaves with statements of another; nested ``transaction()`` blocks join the outer one."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path, now: Callable[[], float] = time.time) -> None:
         self.conn = conn
         self.path = path
+        self.now = now
         self._lock = asyncio.Lock()
 
+    def stamp(self) -> str:
+        """``now`` as the database writes its times (what ``strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`` gives)."""
+        return datetime.fromtimestamp(self.now(), UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
     @classmethod
-    async def open(cls, path: str | Path) -> Database:
+    async def open(cls, path: str | Path, now: Callable[[], float] = time.time) -> Database:
         path = Path(path)
         version = check_file(path) if path.exists() else 0
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        db = cls(conn, path)
-        try:
-            await conn.execute("PRAGMA foreign_keys = ON")
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = FULL")
-            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            await db._migrate(version)
-        except BaseException:
-            await conn.close()
-            raise
+        with _on_the_thread:
+            conn = await aiosqlite.connect(path, isolation_level=None)
+            db = cls(conn, path, now)
+            try:
+                await conn.execute("PRAGMA foreign_keys = ON")
+                await conn.execute("PRAGMA journal_mode = WAL")
+                await conn.execute("PRAGMA synchronous = FULL")
+                await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                await db._migrate(version)
+            except BaseException:
+                await conn.close()
+                raise
         return db
 
     async def close(self) -> None:
-        await self.conn.close()
+        with _on_the_thread:
+            await self.conn.close()
 
     async def _migrate(self, version: int) -> None:
         for migration in MIGRATIONS:
@@ -176,23 +207,28 @@ class Database:
         async with self._lock:
             token = _current_tx.set(self)
             try:
-                await self.conn.execute("BEGIN IMMEDIATE")
+                with _on_the_thread:
+                    await self.conn.execute("BEGIN IMMEDIATE")
                 try:
                     yield self
                 except BaseException:
-                    await self.conn.execute("ROLLBACK")
+                    with _on_the_thread:
+                        await self.conn.execute("ROLLBACK")
                     raise
-                await self.conn.execute("COMMIT")
+                with _on_the_thread:
+                    await self.conn.execute("COMMIT")
             finally:
                 _current_tx.reset(token)
 
     @asynccontextmanager
     async def _statement(self) -> AsyncIterator[None]:
         if _current_tx.get() is self:
-            yield
+            with _on_the_thread:
+                yield
         else:
             async with self._lock:
-                yield
+                with _on_the_thread:
+                    yield
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement; return the number of rows it changed."""

@@ -8,7 +8,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -291,9 +292,10 @@ class GameRepo:
             )
 
     async def set_status(self, game_id: int, status: str) -> None:
-        stamp = {"active": ", started_at = " + NOW, "finished": ", finished_at = " + NOW}.get(status, "")
+        stamp = {"active": ", started_at = ?", "finished": ", finished_at = ?"}.get(status, "")
+        at = (self.db.stamp(),) if stamp else ()
         await self.db.execute(
-            f"UPDATE games SET status = ?, updated_at = {NOW}{stamp} WHERE game_id = ?", (status, game_id)
+            f"UPDATE games SET status = ?, updated_at = {NOW}{stamp} WHERE game_id = ?", (status, *at, game_id)
         )
 
     async def set_options(self, game_id: int, variant: str, options: dict[str, Any]) -> None:
@@ -344,13 +346,17 @@ class GameRepo:
         new_actions = state.history[game.action_count :]
         if not new_actions:
             return
+        at = self.db.stamp()
         async with self.db.transaction():
             if seat is not None:
                 await self.set_stand_in(game.game_id, seat.seat, seat.stand_in, seat.timeouts)
             try:
                 await self.db.executemany(
-                    "INSERT INTO actions (game_id, seq, action, user_id) VALUES (?, ?, ?, ?)",
-                    [(game.game_id, game.action_count + i, a.text(), user_id) for i, a in enumerate(new_actions)],
+                    "INSERT INTO actions (game_id, seq, action, user_id, created_at) VALUES (?, ?, ?, ?, ?)",
+                    [
+                        (game.game_id, game.action_count + i, a.text(), user_id, at)
+                        for i, a in enumerate(new_actions)
+                    ],
                 )
             except sqlite3.IntegrityError:
                 raise DuplicateActionError(
@@ -534,8 +540,9 @@ class Storage:
         self.updates = UpdateRepo(db)
 
     @classmethod
-    async def open(cls, path: str | Path) -> Storage:
-        return cls(await Database.open(path))
+    async def open(cls, path: str | Path, now: Callable[[], float] = time.time) -> Storage:
+        """``now``: the wall clock of the times that the bot reads back (a move's, a game's start)."""
+        return cls(await Database.open(path, now))
 
     async def close(self) -> None:
         await self.db.close()

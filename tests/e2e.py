@@ -1,5 +1,11 @@
-"""End-to-end harness: the real application, long polling a fake Bot API server on localhost, and
-simulated people who read what the bot sent them and press its buttons."""
+"""End-to-end harness: the real application, long polling the embedded Bot API server, and simulated people
+who read what the bot sent them and press its buttons.
+
+The bot's requests are handed to the server in process (``playground.inprocess``) and the test's event loop
+runs on virtual time (``playground.virtual_time``, see ``tests/conftest.py``): the bot, its outbox, timers and
+retries and the server's flood control share one clock, at Telegram's own limits, while a whole series
+plays at the CPU's speed.  A test that needs real HTTP (the webhook) says ``http=True`` and is marked
+``real_time``."""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -18,6 +25,7 @@ from telegram import Bot
 from telegram.ext import Application
 
 from bot.app import build_application, stop_application, webhook_options
+from bot.clock import Clock
 from bot.config import Settings
 from bot.lobby import new_seed
 from bot.publisher import Publisher
@@ -25,11 +33,14 @@ from bot.wiring import UseCases
 from engine import GameState
 from playground.botapi import BOT_USERNAME, Limits, Message
 from playground.botapi import BotApiServer as FakeTelegram
+from playground.inprocess import InProcessRequest
+from playground.virtual_time import VirtualTimeLoop
 from storage import GameRow, Storage
 
 GAME_DATA = re.compile(r"g(\d+):(\d+):(.+)")
 GROUP = -1001
-PERIOD = 3.0  # the tests run the group pacing at 20 messages per 3 s instead of per minute
+PERIOD = 60.0  # Telegram's window of 20 messages into a group (on virtual time it costs nothing)
+REAL_TIME_SCALE = 0.05  # the few tests over real HTTP run Telegram's clock this much faster
 WEBHOOK_SECRET = "kozel-test-secret_1"
 
 
@@ -53,37 +64,53 @@ class World:
         return self.server.bot_messages(chat_id)
 
 
+def bare_bot(server: FakeTelegram) -> Bot:
+    """A ``Bot`` whose requests go to ``server`` in process."""
+    return Bot(server.token, base_url=server.base_url, request=InProcessRequest(server))
+
+
 @asynccontextmanager
-async def server_and_bot(limits: Limits, group: int) -> AsyncIterator[tuple[FakeTelegram, Bot]]:
-    """A started server with ``limits``, a group and two started users (5, 6), and a bare ``Bot`` on it."""
-    server = FakeTelegram(limits=limits)
-    await server.start()
+async def server_and_bot(limits: Limits | None, group: int) -> AsyncIterator[tuple[FakeTelegram, Bot]]:
+    """A server with ``limits``, a group and two started users (5, 6), and a bare ``Bot`` on it."""
+    server = FakeTelegram(limits=limits, clock=Clock.following_the_loop())
     server.add_group(group, "G")
     for user_id in (5, 6):
         server.add_user(user_id, f"U{user_id}").started = True
-    bot = Bot(server.token, base_url=server.base_url)
+    bot = bare_bot(server)
     await bot.initialize()
     try:
         yield server, bot
     finally:
         await bot.shutdown()
-        await server.stop()
 
 
 @asynccontextmanager
 async def running_world(
-    tmp_path: Path, *, allow_fallbacks: bool = False, webhook: bool = False, limits: bool = True, **settings: Any
+    tmp_path: Path,
+    *,
+    allow_fallbacks: bool = False,
+    webhook: bool = False,
+    http: bool = False,
+    limits: bool = True,
+    **settings: Any,
 ) -> AsyncIterator[World]:
-    """A fake server and the real bot on it (with these settings), a group ``GROUP`` whose admin is user 1; with
-    ``webhook``, the server posts updates to the bot's webhook instead of answering its long polls.
-    A test in which a computer player's choice failed or was refused (so the basic player chose instead)
-    fails, unless it says ``allow_fallbacks`` and checks ``world.runner.fallbacks`` itself.
-    The server enforces Telegram's flood control (unless ``limits`` is false), its clock running as fast as
-    the group pacing configured here, and the test fails if the bot was ever answered 429 by it."""
-    scale = float(settings.get("group_period_seconds", 60.0)) / 60.0
-    server = FakeTelegram(limits=Limits().scaled(scale) if limits else None)
-    await server.start()
-    runner = BotRunner(server, tmp_path / "bot.db", webhook=webhook, **settings)
+    """The embedded server and the real bot on it (with these settings), a group ``GROUP`` whose admin is user
+    1; with ``webhook`` (and so ``http``), the server posts updates to the bot's webhook instead of answering its
+    long polls, over real HTTP.  A test in which a computer player's choice failed or was refused (so the basic
+    player chose instead) fails, unless it says ``allow_fallbacks`` and checks ``world.runner.fallbacks``.
+    The server enforces Telegram's flood control (unless ``limits`` is false), and the test fails if the bot
+    was ever answered 429 by it."""
+    http = http or webhook
+    virtual = isinstance(asyncio.get_running_loop(), VirtualTimeLoop)
+    assert not (http and virtual), "real HTTP takes real time: mark the test real_time"
+    scale = 1.0
+    if not virtual:  # on real time, Telegram's pacing twenty times faster (the bot's and the server's alike)
+        scale = REAL_TIME_SCALE
+        settings = {"group_period_seconds": 60.0 * scale, "rate_private_per_second": 1.0 / scale} | settings
+    server = FakeTelegram(limits=Limits().scaled(scale) if limits else None, clock=Clock.following_the_loop())
+    if http:
+        await server.start()
+    runner = BotRunner(server, tmp_path / "bot.db", webhook=webhook, http=http, **settings)
     await runner.start()
     server.add_group(GROUP, "Friends & <Co>", admins={1})  # a title that needs HTML escaping
     try:
@@ -100,7 +127,7 @@ async def running_world(
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as made:
+    async with running_world(tmp_path, lobby_ttl_seconds=600) as made:
         yield made
 
 
@@ -143,9 +170,11 @@ class BotRunner:
         *,
         seeds: Callable[[], int] = new_seed,
         webhook: bool = False,
+        http: bool = False,
         **settings: Any,
     ) -> None:
         self.server = server
+        self.http = http
         self.webhook_port = free_port() if webhook else 0  # the same address across restarts
         self.db_path = db_path
         self.seeds = seeds  # each new game's seed: give a fixed one to replay a failing deal
@@ -160,10 +189,6 @@ class BotRunner:
             "bot_token": self.server.token,
             "database_path": self.db_path,
             "telegram_base_url": self.server.base_url,
-            "rate_overall_per_second": 0,
-            # one call a second into a private chat, at the test clock (as fast as the group pacing)
-            "rate_private_per_second": 60.0 / float(self.settings.get("group_period_seconds", 60.0)),
-            "poll_timeout_seconds": 1,
             **self.settings,
         }
         if self.webhook_port:
@@ -174,7 +199,10 @@ class BotRunner:
                 webhook_secret=WEBHOOK_SECRET,
             )
         settings = Settings(**values)
-        app = build_application(settings, seeds=self.seeds)
+        # one wall clock across restarts, the server's: what the bot stores and reads back agrees with it
+        clock = Clock(wall=self.server.clock.now)
+        transport = None if self.http else partial(InProcessRequest, self.server)
+        app = build_application(settings, seeds=self.seeds, clock=clock, transport=transport)
         await app.initialize()
         if app.post_init:
             await app.post_init(app)
@@ -182,7 +210,7 @@ class BotRunner:
         if settings.webhook_url:
             await app.updater.start_webhook(**webhook_options(settings, settings.webhook_secret_or_new()))
         else:
-            await app.updater.start_polling(poll_interval=0.0, timeout=1)
+            await app.updater.start_polling(poll_interval=0.0, timeout=settings.poll_timeout_seconds)
         await app.start()
         self.app = app
 
@@ -228,14 +256,14 @@ class BotRunner:
         assert self.app is not None
         return cast(Publisher, self.app.bot_data["publisher"])
 
-    async def handled(self, timeout: float = 30.0) -> None:
+    async def handled(self, timeout: float = 600.0) -> None:
         """Wait until every update fetched has been handled and every edit it scheduled sent."""
         if self.app is not None:
             await asyncio.wait_for(self.app.update_queue.join(), timeout)
             await asyncio.wait_for(self.uses.notifier.background.told(), timeout)
         await self.publisher.flush()
 
-    async def settle(self, timeout: float = 30.0) -> None:
+    async def settle(self, timeout: float = 600.0) -> None:
         """Wait until the server is quiet, every fetched update has been handled and every edit sent (a busy
         machine can keep a handler working without a request for longer than the server's quiet time)."""
         await self.server.settled()
@@ -339,7 +367,7 @@ async def play_moves(people: list[Person], count: int, rng: random.Random) -> No
     await play_until(people, enough, rng)
 
 
-async def eventually(world: World, check: Any, timeout: float = 20.0, what: str = "condition") -> None:
+async def eventually(world: World, check: Any, timeout: float = 600.0, what: str = "condition") -> None:
     """Wait (settling the bot between looks) until ``await check()`` is true; fail after ``timeout`` s."""
     deadline = asyncio.get_running_loop().time() + timeout
     while True:

@@ -3,8 +3,8 @@ effect, and a whole series is still played to the end with nothing lost and ever
 
 from __future__ import annotations
 
+import asyncio
 import random
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -15,7 +15,12 @@ from bot.outbox import Kind
 from bot.publisher import Publisher, fit
 from bot.render import Seating, render_deal_result, render_outcome
 from playground.botapi import ALL_METHODS, BotApiServer, Message
-from tests.e2e import GROUP, PERIOD, Person, World, finished, open_game, play_until, replay, running_world
+from tests.e2e import GROUP, Person, World, finished, open_game, play_until, replay, running_world
+
+
+def loop_time() -> float:
+    """The test's clock: the event loop's (virtual) time."""
+    return asyncio.get_running_loop().time()
 
 
 def newest_renders(publisher: Publisher) -> dict[tuple[int, int], tuple[str, list[str]]]:
@@ -60,7 +65,7 @@ def assert_up_to_date(server: BotApiServer, wanted: dict[tuple[int, int], tuple[
 
 
 async def test_a_series_with_5_percent_of_requests_failing_ends_complete_and_up_to_date(tmp_path: Path) -> None:
-    async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as world:
+    async with running_world(tmp_path, lobby_ttl_seconds=600) as world:
         server = world.server
         server.fail_random = random.Random(5)
         server.fail_rate = 0.05
@@ -129,7 +134,7 @@ def patient_people(world: World, people: list[Person]) -> list[Person]:
 async def test_a_series_with_5_percent_of_every_method_failing_and_some_slow_ends_up_to_date(tmp_path: Path) -> None:
     """Any request may fail (getUpdates and the callback answers too) or come late; the series is still
     played to the end, and every chat ends showing the final state."""
-    async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as world:
+    async with running_world(tmp_path, lobby_ttl_seconds=600) as world:
         server = world.server
         server.fail_random = random.Random(7)
         server.fail_methods = ALL_METHODS
@@ -163,7 +168,7 @@ async def test_a_series_with_5_percent_of_every_method_failing_and_some_slow_end
 async def test_requests_that_hang_time_out_and_are_made_again_until_every_chat_is_up_to_date(tmp_path: Path) -> None:
     """Some sends, edits and deletes are never taken: the bot's request times out (after 5 s) and is made
     again; a deal is played to its end, no move is lost, and every chat ends showing the newest state."""
-    async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as world:
+    async with running_world(tmp_path, lobby_ttl_seconds=600) as world:
         server = world.server
         server.fail_random = random.Random(11)
         server.hang_rate, server.hang_seconds = 0.03, 6.0  # longer than the bot's HTTP client waits
@@ -190,7 +195,7 @@ async def test_requests_that_hang_time_out_and_are_made_again_until_every_chat_i
 async def test_a_card_press_is_answered_at_once_while_what_it_changed_waits_for_telegram(tmp_path: Path) -> None:
     """Every send takes 2 s (Telegram slow, or its budget spent) and the next player is notified at once (a
     send the telling waits for): the presser's spinner still stops at once, and the notice follows."""
-    async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600, turn_ping_seconds=0) as world:
+    async with running_world(tmp_path, lobby_ttl_seconds=600, turn_ping_seconds=0) as world:
         server = world.server
         people, _ = await open_game(world, "/newgame classic", 4)
         mover = next(p for p in people if p.my_turn())
@@ -198,12 +203,12 @@ async def test_a_card_press_is_answered_at_once_while_what_it_changed_waits_for_
         assert hand is not None and actions
         server.fail_methods = frozenset({"sendMessage"})
         server.slow_rate, server.slow_seconds = 1.0, 2.0
-        pressed = time.monotonic()
+        pressed = loop_time()
         answer = await server.answer_of(await server.press(mover.user_id, hand, actions[0]))
-        answered = time.monotonic() - pressed
+        answered = loop_time() - pressed
         assert not answer.get("text"), answer
         await world.runner.handled()
-        told = time.monotonic() - pressed
+        told = loop_time() - pressed
         server.slow_rate = 0.0
         assert told >= 2.0, "the turn notice was not sent slowly: the test saw nothing"
         assert answered < 1.0, f"the press was answered only after {answered:.1f} s"
@@ -213,7 +218,7 @@ async def test_a_card_press_is_answered_at_once_while_what_it_changed_waits_for_
 async def test_a_stop_while_edits_are_owed_sends_them_before_the_connection_closes(tmp_path: Path) -> None:
     """SIGTERM "sends what was owed": the stop flushes the outbox while the HTTP client is still open, so every
     chat ends showing the newest state (a flush after python-telegram-bot's shutdown gave every owed edit up)."""
-    async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as world:
+    async with running_world(tmp_path, lobby_ttl_seconds=600) as world:
         wanted = newest_renders(world.runner.publisher)
         people, _ = await open_game(world, "/newgame czech", 3)
         await world.runner.settle()

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from telegram import Update
 
 from playground.botapi import BotApiServer as FakeTelegram
@@ -137,6 +138,7 @@ async def play_until_in_game(world: World, people: list[Person], game_id: int, d
             raise AssertionError("nobody can move in this game")
 
 
+@pytest.mark.real_time
 async def test_python_m_bot_polls_and_stops_on_sigterm(tmp_path: Path) -> None:
     server = FakeTelegram(limits=Limits())  # Telegram's flood control, at its own clock
     await server.start()
@@ -226,7 +228,7 @@ async def test_a_player_who_pressed_his_hand_lately_is_notified_later(tmp_path: 
         message, actions, _ = first.options()
         assert message is not None
         await first.press(message, actions[0])
-        pressed = time.time()
+        pressed = server.clock.now()
         while not first.my_turn():  # the others move at once, until the turn comes back to him
             mover = next(p for p in people if p.my_turn())
             message, actions, _ = mover.options()

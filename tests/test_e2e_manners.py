@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import pytest
 from telegram import Update
 
 from engine import Action, Card, Kind
@@ -18,7 +19,6 @@ from engine.players import decide
 from storage import ChatSettings, GameRow
 from tests.e2e import (
     GROUP,
-    PERIOD,
     Person,
     World,
     button,
@@ -31,7 +31,6 @@ from tests.e2e import (
 )
 
 FAST: dict[str, Any] = {
-    "group_period_seconds": PERIOD,
     "lobby_ttl_seconds": 600,
     "computer_workers": 0,
     "computer_budget_seconds": 0.02,
@@ -52,9 +51,12 @@ async def with_computers(world: World, command: str, computers: int) -> tuple[Pe
     await ann.join(lobby)
     for _ in range(computers):
         await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
-    await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
-    game = await world.runner.storage.games.open_game(GROUP)
-    assert game is not None and game.status == "active"
+    opened = await world.runner.storage.games.open_game(GROUP)
+    assert opened is not None
+    answer = await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
+    assert not answer.get("show_alert"), answer
+    game = await world.runner.storage.games.get(opened.game_id)  # the computers may have played it out already
+    assert game is not None and game.status in ("active", "finished")
     return ann, game
 
 
@@ -101,11 +103,12 @@ async def test_computer_players_fill_the_table_and_think_in_another_process(tmp_
         assert world.server.violations == []
 
 
+@pytest.mark.real_time  # its turn timers race the outbox's flushes, which take minutes on virtual time
 async def test_a_turn_timer_counts_from_when_the_hand_shows_the_turn(tmp_path: Path) -> None:
-    """A 4 s timer (run at a quarter of the time): while every edit fails (Telegram's bad moment, or its
+    """A 4 s timer: while every edit fails (Telegram's bad moment, or its
     budget spent), the player whose turn came has not seen it, and the computer does not play for him;
     once his hand has shown it, his time runs and runs out."""
-    async with running_world(tmp_path, **(FAST | {"timer_scale": 0.25})) as world:
+    async with running_world(tmp_path, **FAST) as world:
         await configure(world, turn_timer=4, computer_level="basic")
         _, game = await open_game(world, "/newgame czech", 3)
         server = world.server
@@ -123,7 +126,7 @@ async def test_a_turn_timer_counts_from_when_the_hand_shows_the_turn(tmp_path: P
             await asyncio.sleep(0.1)
         moved = await actions()
         assert moved >= 1, "the computer never played for the first player"
-        await asyncio.sleep(3.0)  # three times the timer: the next player's hand never showed his turn
+        await asyncio.sleep(12.0)  # three times the timer: the next player's hand never showed his turn
         assert await actions() == moved, "the computer played for someone whose hand had not shown his turn"
         server.fail_rate = 0.0
 
@@ -138,7 +141,7 @@ async def test_a_turn_timer_counts_from_when_a_late_hand_showed_the_turn(tmp_pat
     """Edits answered late (Telegram slow, or its budget spent): the hand of the player whose turn came shows
     it most of the timer later; his time counts from then, not from when the turn came (an 8 s timer, run
     at a quarter: 2 s; each edit takes 1.8 s)."""
-    async with running_world(tmp_path, **(FAST | {"timer_scale": 0.25})) as world:
+    async with running_world(tmp_path, **FAST) as world:
         await configure(world, turn_timer=8, computer_level="basic")
         _, game = await open_game(world, "/newgame czech", 3)
         server = world.server
@@ -146,7 +149,7 @@ async def test_a_turn_timer_counts_from_when_a_late_hand_showed_the_turn(tmp_pat
 
         def heard(kind: str, m: Any) -> None:
             if kind == "edit" and m.chat_id > 0 and "👉" in m.text:
-                turn_shown.setdefault(m.chat_id, time.time())
+                turn_shown.setdefault(m.chat_id, world.server.clock.now())
 
         server.listeners.append(heard)
         server.fail_methods = frozenset({"editMessageText"})
@@ -172,11 +175,12 @@ async def test_a_turn_timer_counts_from_when_a_late_hand_showed_the_turn(tmp_pat
         assert server.violations == []
 
 
+@pytest.mark.real_time  # its turn timers race the outbox's flushes, which take minutes on virtual time
 async def test_turn_timer_reminds_plays_for_and_hands_the_seat_over_until_i_am_back(tmp_path: Path) -> None:
     """A 2 s timer (run at a quarter of the time): a reminder at half time, then the computer plays for the
     player and the group is told; after two expiries in a row the seat stays with the computer until the
     player taps "I'm back"."""
-    async with running_world(tmp_path, **(FAST | {"timer_scale": 0.25})) as world:
+    async with running_world(tmp_path, **FAST) as world:
         await configure(world, turn_timer=2, computer_level="basic")
         people, game = await open_game(world, "/newgame czech", 3)
 
@@ -214,9 +218,10 @@ async def test_turn_timer_reminds_plays_for_and_hands_the_seat_over_until_i_am_b
         assert world.server.violations == []
 
 
+@pytest.mark.real_time  # its turn timers race the outbox's flushes, which take minutes on virtual time
 async def test_a_pending_timer_survives_a_restart(tmp_path: Path) -> None:
     """The turn timer counts from the last stored action, so it still fires after a restart."""
-    async with running_world(tmp_path, **(FAST | {"timer_scale": 0.5})) as world:
+    async with running_world(tmp_path, **FAST) as world:
         await configure(world, turn_timer=3, computer_level="basic")
         _, game = await open_game(world, "/newgame czech", 3)
         await world.runner.stop()
@@ -466,7 +471,7 @@ async def test_an_open_lobby_follows_a_supergroup_upgrade(world: World) -> None:
 async def test_stats_and_the_all_time_table_after_a_series(tmp_path: Path) -> None:
     """A person and three computer players finish a series of four-card Kozel (the person's turns run out
     and the computer takes his seat); /stats in private and /score in the group show it."""
-    async with running_world(tmp_path, **(FAST | {"timer_scale": 0.05})) as world:
+    async with running_world(tmp_path, **FAST) as world:
         await configure(world, turn_timer=1, computer_level="random")
         ann, game = await with_computers(world, "/newgame", 3)
 

@@ -18,14 +18,15 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
+import bot.__main__ as entry
 from engine import GameState
 from playground.botapi import BotApiServer, Limits
 from storage import GameRow, Storage
 from storage.maintenance import backup, check
 from tests.e2e import (
     GROUP,
-    PERIOD,
     WEBHOOK_SECRET,
     BotRunner,
     finished,
@@ -49,8 +50,9 @@ async def post_update(port: int, update: dict[str, Any], secret: str | None) -> 
         return response.status
 
 
+@pytest.mark.real_time
 async def test_webhook_mode_plays_and_refuses_requests_without_the_secret(tmp_path: Path) -> None:
-    async with running_world(tmp_path, webhook=True, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as world:
+    async with running_world(tmp_path, webhook=True, lobby_ttl_seconds=600) as world:
         server, runner = world.server, world.runner
         assert server.webhook is not None
         assert server.webhook["url"].endswith("/kozel/hook") and server.webhook["secret_token"] == WEBHOOK_SECRET
@@ -84,10 +86,11 @@ async def test_webhook_mode_plays_and_refuses_requests_without_the_secret(tmp_pa
         assert server.violations == [] and server.webhook_refused == []
 
 
+@pytest.mark.real_time
 async def test_health_endpoint_in_both_modes(tmp_path: Path) -> None:
     for webhook in (False, True):
         port = free_port()
-        async with running_world(tmp_path / str(webhook), webhook=webhook, health_port=port, group_period_seconds=PERIOD) as world:
+        async with running_world(tmp_path / str(webhook), webhook=webhook, http=True, health_port=port) as world:
             await world.runner.settle()
             await wait_healthy(port)  # as the container's check does, it may ask again while the bot starts
             ok, said = await asyncio.to_thread(health_check, port)
@@ -122,7 +125,7 @@ def health_check(port: int) -> tuple[bool, str]:
 
 
 async def test_a_backup_taken_during_play_restores_into_a_new_bot_that_resumes_the_game(tmp_path: Path) -> None:
-    async with running_world(tmp_path, group_period_seconds=PERIOD, lobby_ttl_seconds=600) as world:
+    async with running_world(tmp_path, lobby_ttl_seconds=600) as world:
         people, game = await open_game(world, "/newgame czech", 3)
         rng = random.Random(5)
         copy = tmp_path / "backup.db"
@@ -136,7 +139,7 @@ async def test_a_backup_taken_during_play_restores_into_a_new_bot_that_resumes_t
         assert now.history[: len(at_backup.history)] == at_backup.history  # a snapshot of the same game
         await world.runner.stop()
         # Restore: a new bot on the copy, with the same Telegram.  The game goes on from the backup's move.
-        world.runner = BotRunner(world.server, copy, group_period_seconds=PERIOD, lobby_ttl_seconds=600)
+        world.runner = BotRunner(world.server, copy, lobby_ttl_seconds=600)
         for person in people:
             person.runner = world.runner
         await world.runner.start()
@@ -196,7 +199,6 @@ async def bot_process(server: BotApiServer, workdir: Path, **env: str) -> AsyncI
             "POLL_TIMEOUT_SECONDS": "1",
             "COMPUTER_WORKERS": "0",
             "RATE_OVERALL_PER_SECOND": "0",
-            "RATE_GROUP_PER_MINUTE": "0",
             **env,
         },
         cwd=workdir,
@@ -219,6 +221,7 @@ async def wait_for(check: Any, what: str, timeout: float = 30.0) -> None:
         await asyncio.sleep(0.05)
 
 
+@pytest.mark.real_time
 async def test_sigterm_under_play_in_webhook_mode_and_the_container_pieces(tmp_path: Path) -> None:
     """The bot as the container runs it: from an empty working folder, database under ``data/``, webhook mode
     and the health endpoint on.  Players play; SIGTERM mid-game stops it cleanly (exit 0) with every move
@@ -331,3 +334,15 @@ def actions_in(path: Path) -> list[str]:
         return [row[0] for row in conn.execute("SELECT action FROM actions ORDER BY game_id, seq")]
     finally:
         conn.close()
+
+
+def test_a_setting_that_does_not_exist_stops_the_start_and_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A misspelled key in .env did nothing at all (two tests set RATE_GROUP_PER_MINUTE, which no setting is):
+    now the start stops, naming it and the nearest real setting."""
+    (tmp_path / ".env").write_text("BOT_TOKEN=123:x\nGROUP_MESAGES_PER_MINUTE=10\n")
+    monkeypatch.chdir(tmp_path)
+    assert entry.main([]) == 2
+    said = capsys.readouterr().err
+    assert "GROUP_MESAGES_PER_MINUTE is not a setting; did you mean GROUP_MESSAGES_PER_MINUTE?" in said

@@ -7,6 +7,7 @@ import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -16,12 +17,14 @@ from telegram.error import NetworkError, RetryAfter
 
 import bot.__main__ as entry
 from bot.app import build_application
+from bot.clock import Clock
 from bot.config import Settings
 from bot.floods import waiting_out_floods
 from bot.publisher import Publisher
 from playground.botapi import BotApiServer, FloodControl, Limits
+from playground.inprocess import InProcessRequest
 from tests.e2e import GROUP as E2E_GROUP
-from tests.e2e import PERIOD, running_world, server_and_bot
+from tests.e2e import running_world, server_and_bot
 
 GROUP = -700
 
@@ -114,7 +117,7 @@ async def test_failure_injection_answers_502_before_the_request_takes_effect(fak
 async def test_the_e2e_harness_fails_a_test_in_which_the_bot_was_answered_429(tmp_path: Path) -> None:
     with pytest.raises(AssertionError, match="past Telegram's limits"):
         # The bot paced to 100 group messages where the server (at the tests' clock) takes 20.
-        async with running_world(tmp_path, group_period_seconds=PERIOD, group_messages_per_minute=100) as world:
+        async with running_world(tmp_path, group_messages_per_minute=100) as world:
             for i in range(22):
                 assert await world.runner.publisher.send(E2E_GROUP, f"m{i}") is not None
 
@@ -125,7 +128,7 @@ async def test_a_429_reaches_the_caller_so_that_a_retry_waits_for_a_turn_of_the_
     server, _ = fake
     token = SecretStr(server.token)
     settings = Settings(bot_token=token, telegram_base_url=server.base_url, database_path=tmp_path / "b.db")
-    bot = build_application(settings).bot
+    bot = build_application(settings, transport=partial(InProcessRequest, server)).bot
     await bot.initialize()
     try:
         server.flood["sendMessage"] = 1
@@ -148,10 +151,11 @@ async def test_a_call_made_outside_the_publisher_waits_out_a_429_and_goes_again(
             raise RetryAfter(0)
         return "taken"
 
-    assert await waiting_out_floods(call) == "taken" and tries == 3
+    clock = Clock()
+    assert await waiting_out_floods(call, clock) == "taken" and tries == 3
     tries = -10  # refused more often than it waits
     with pytest.raises(RetryAfter):
-        await waiting_out_floods(call, waits=3)
+        await waiting_out_floods(call, clock, waits=3)
     assert tries == -6
 
 

@@ -25,6 +25,8 @@ from bot.config import Settings
 from playground.runner import Running, running
 from playground.web import GROUP_ID
 
+pytestmark = pytest.mark.real_time  # a process, HTTP and a browser: real time
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -90,7 +92,7 @@ async def test_python_m_bot_without_a_token_opens_the_playground_and_keeps_its_c
     env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
     env.update(
         PYTHONPATH=str(ROOT), PLAYGROUND_PORT="0", POLL_TIMEOUT_SECONDS="1", COMPUTER_WORKERS="0",
-        COMPUTER_PAUSE_SECONDS="0.05", COMPUTER_BUDGET_SECONDS="0.02", RATE_GROUP_PER_MINUTE="0",
+        COMPUTER_PAUSE_SECONDS="0.05", COMPUTER_BUDGET_SECONDS="0.02",
     )  # fmt: skip
 
     async def start() -> tuple[asyncio.subprocess.Process, str]:
@@ -157,7 +159,7 @@ async def test_a_person_plays_a_four_card_deal_against_computers_in_a_browser(up
             assert "/newgame four_card" in await group.locator(".row.mine").first.inner_text()  # typed for her
             shot = False
             moves = 0
-            while not await group.locator(".row.bot", has_text="Deal 1 of").count():
+            while not await group.locator(".row.bot", has_text="Deal 1 ·").count():
                 assert time.monotonic() - started < 90, "the deal did not end"
                 hand = await page.evaluate(LATEST_HAND)
                 if hand is None or "👉" not in hand["text"]:
@@ -187,7 +189,7 @@ async def test_a_person_plays_a_four_card_deal_against_computers_in_a_browser(up
                 assert moves < 200
             started_text = await group.locator(".row.bot", has_text="has started").first.inner_text()
             assert "Ann" in started_text and started_text.count("🤖") == 3
-            result = await group.locator(".row.bot", has_text="Deal 1 of").last.inner_text()
+            result = await group.locator(".row.bot", has_text="Deal 1 ·").last.inner_text()
             assert "Card points" in result and "Penalty points:" in result  # F15: four-card counts toward 12 that lose
             assert await group.locator(".row.bot", has_text="Deal 1 is over.").count() == 1  # the old table, edited
             await group.locator(".row.bot", has_text="deal 2").wait_for()  # the next deal's table

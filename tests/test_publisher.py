@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, cast
 
@@ -12,22 +11,21 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.publisher import MAX_TEXT, Publisher
 from playground.botapi import BotApiServer as FakeTelegram
+from tests.e2e import server_and_bot
+
+
+def loop_time() -> float:
+    """The test's clock: the event loop's (virtual) time."""
+    return asyncio.get_running_loop().time()
 
 GROUP = -500
 
 
 @pytest.fixture
 async def fake() -> AsyncIterator[tuple[FakeTelegram, Bot]]:
-    server = FakeTelegram()
-    await server.start()
-    server.add_group(GROUP, "G")
-    user = server.add_user(5, "Ann")
-    user.started = True
-    bot = Bot(server.token, base_url=server.base_url)
-    await bot.initialize()
-    yield server, bot
-    await bot.shutdown()
-    await server.stop()
+    async with server_and_bot(None, GROUP) as (server, bot):
+        server.users[5].first_name = "Ann"
+        yield server, bot
 
 
 def calls(server: FakeTelegram, method: str) -> int:
@@ -97,9 +95,9 @@ async def test_flood_wait_is_waited_out(fake: tuple[FakeTelegram, Bot]) -> None:
     server, bot = fake
     publisher = Publisher(bot)
     server.flood["sendMessage"] = 1
-    started = time.monotonic()
+    started = loop_time()
     message_id = await publisher.send(GROUP, "after a 429")
-    assert message_id is not None and time.monotonic() - started >= 1.0
+    assert message_id is not None and loop_time() - started >= 1.0
     server.flood["editMessageText"] = 1
     publisher.edit(GROUP, message_id, "edited after a 429")
     await publisher.flush()
@@ -137,9 +135,9 @@ async def test_new_group_messages_are_paced(fake: tuple[FakeTelegram, Bot]) -> N
 
 
 async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
+    deadline = loop_time() + timeout
     while not condition():
-        assert time.monotonic() < deadline, "timed out"
+        assert loop_time() < deadline, "timed out"
         await asyncio.sleep(0.005)
 
 

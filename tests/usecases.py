@@ -7,10 +7,10 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.clock import Clock, LobbyExpiry, Tasks
+from bot.clock import Clock, Tasks
 from bot.events import Event, Say
 from bot.live import LiveGames
-from bot.lobby import Lobbies
+from bot.lobby import Lobbies, LobbyExpiry
 from bot.people import Person
 from bot.table import Table
 from storage import Storage

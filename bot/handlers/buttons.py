@@ -48,6 +48,6 @@ async def button(update: Update, context: Context) -> None:
     # long Telegram's budget makes that wait.
     if isinstance(alert, OpenLink):  # the bot's deep link: his private chat opens and he joins
         url = alert.url
-        await answering(lambda: query.answer(url=url))
+        await answering(context, lambda: query.answer(url=url))
         return
-    await answering(lambda: query.answer(alert or None, show_alert=bool(alert)))
+    await answering(context, lambda: query.answer(alert or None, show_alert=bool(alert)))

@@ -25,11 +25,11 @@ class AnswerFailed(Exception):
     """The answer to a request did not reach the person; the use case had already done its work."""
 
 
-async def answering(call: Callable[[], Awaitable[T]]) -> T:
+async def answering(context: Context, call: Callable[[], Awaitable[T]]) -> T:
     """Make ``call``, the answer after a use case (a reply, a button's answer); a 429 is waited out, and any
     other failure of Telegram's is an ``AnswerFailed``."""
     try:
-        return await waiting_out_floods(call)
+        return await waiting_out_floods(call, uses(context).clock)
     except TelegramError as exc:
         raise AnswerFailed(str(exc)) from exc
 
@@ -93,7 +93,7 @@ async def reply(
             text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_notification=True
         )
 
-    return await answering(attempt)
+    return await answering(context, attempt)
 
 
 def admin_check(context: Context, chat_id: int, user_id: int) -> Callable[[], Awaitable[bool]]:
@@ -101,7 +101,8 @@ def admin_check(context: Context, chat_id: int, user_id: int) -> Callable[[], Aw
 
     async def is_admin() -> bool:
         try:
-            member = await waiting_out_floods(partial(context.bot.get_chat_member, chat_id, user_id))
+            asked = partial(context.bot.get_chat_member, chat_id, user_id)
+            member = await waiting_out_floods(asked, uses(context).clock)
         except TelegramError:
             return False
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
