@@ -187,8 +187,8 @@ def test_four_card_multi_card_selection_buttons() -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_F7_F8_the_cards_chosen_say_what_they_lack(lang: str) -> None:
-    """F8: an answer is as many cards as the lead, so a short choice says how many more; F7: a lead is of one
-    suit, so a choice of two suits says why no Lead button shows."""
+    """F8: an answer is as many cards as the lead, so a short choice says how many more and a long one how many
+    too many; F7: a lead is of one suit, so a choice of two suits says why no Lead button shows."""
     state = find_variant("four_card").new_game(
         1, stacked=["6S 7S 8S TD | KS AS 9C 9H | QS JS 6C 7C | 6H 7H 8H 6D / AD ... @ 0"], dealer=3
     )
@@ -202,6 +202,8 @@ def test_F7_F8_the_cards_chosen_say_what_they_lack(lang: str) -> None:
     assert tn(lang, "hand.chosen_more", 1, cards="K♠") in text
     text, _ = check_hand(state, 1, lang, frozenset({Card.parse("KS"), Card.parse("AS")}))
     assert t(lang, "hand.chosen", cards="K♠ A♠") in text
+    text, _ = check_hand(state, 1, lang, frozenset({Card.parse("KS"), Card.parse("AS"), Card.parse("9C")}))
+    assert tn(lang, "hand.chosen_over", 1, cards="K♠ A♠ 9♣") in text
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -37,13 +37,15 @@ class FourCardPresenter(TeamPresenter):
         return lines
 
     def chosen_lines(self, view: View, chosen: Sequence[Card], lang: str) -> list[str]:
-        """An answer is as many cards as the lead (F8): how many more; a lead is of one suit (F7): why no lead
-        button shows for the cards chosen."""
+        """An answer is as many cards as the lead (F8): how many more, or how many too many; a lead is of one
+        suit (F7): why no lead button shows for the cards chosen."""
         cards = self.cards_label(chosen)
         if view.trick:
             more = len(view.trick[0].cards) - len(chosen)
             if more > 0:
                 return [tn(lang, "hand.chosen_more", more, cards=cards)]
+            if more < 0:  # no move takes these: Clear, or tap one off
+                return [tn(lang, "hand.chosen_over", -more, cards=cards)]
             return [t(lang, "hand.chosen", cards=cards)]
         lines = [t(lang, "hand.chosen", cards=cards)]
         leads = [a for a in view.legal if a.kind is Kind.LEAD]
