@@ -69,7 +69,6 @@ class Kind(IntEnum):
 
 
 SWEEP = 4096  # grants between two sweeps of idle chats
-EPSILON = 1e-6  # seconds: a shorter wait for a budget is no wait
 BACKGROUND = frozenset({Kind.TABLE, Kind.HAND})  # nobody is looking at them: shed first past capacity
 BACKGROUND_SHARE = 0.2  # of the overall budget, what the background calls that came due take past capacity
 CRUISE_SHARE = 0.8  # of the overall budget, the pace up to which background calls go before they are due
@@ -93,13 +92,11 @@ class Bucket:
     floor: float = 0.0  # ``take`` never leaves fewer tokens (a bucket taken from when empty keeps no debt)
 
     def ready_at(self, now: float) -> float:
-        """When one token is there (a wait below ``EPSILON`` is none: a clock may not resolve it, and whoever
-        waited for it would wait again and again at the same time)."""
+        """When one token is there."""
         if self.rate <= 0:
             return now
         self._refill(now)
-        wait = (1 - self.tokens) / self.rate
-        return now if wait < EPSILON else now + wait
+        return now if self.tokens >= 1 else now + (1 - self.tokens) / self.rate
 
     def take(self, now: float) -> None:
         if self.rate > 0:
