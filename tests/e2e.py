@@ -44,6 +44,11 @@ REAL_TIME_SCALE = 0.05  # the few tests over real HTTP run Telegram's clock this
 WEBHOOK_SECRET = "kozel-test-secret_1"
 
 
+def loop_time() -> float:
+    """The test's clock: the event loop's time (virtual, unless the test is marked ``real_time``)."""
+    return asyncio.get_running_loop().time()
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -369,12 +374,12 @@ async def play_moves(people: list[Person], count: int, rng: random.Random) -> No
 
 async def eventually(world: World, check: Any, timeout: float = 600.0, what: str = "condition") -> None:
     """Wait (settling the bot between looks) until ``await check()`` is true; fail after ``timeout`` s."""
-    deadline = asyncio.get_running_loop().time() + timeout
+    deadline = loop_time() + timeout
     while True:
         await world.runner.settle()
         if await check():
             return
-        assert asyncio.get_running_loop().time() < deadline, f"timed out waiting for {what}"
+        assert loop_time() < deadline, f"timed out waiting for {what}"
         await asyncio.sleep(0.05)
 
 

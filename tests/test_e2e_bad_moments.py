@@ -3,7 +3,6 @@ effect, and a whole series is still played to the end with nothing lost and ever
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections import Counter
 from pathlib import Path
@@ -15,12 +14,7 @@ from bot.outbox import Kind
 from bot.publisher import Publisher, fit
 from bot.render import Seating, render_deal_result, render_outcome
 from playground.botapi import ALL_METHODS, BotApiServer, Message
-from tests.e2e import GROUP, Person, World, finished, open_game, play_until, replay, running_world
-
-
-def loop_time() -> float:
-    """The test's clock: the event loop's (virtual) time."""
-    return asyncio.get_running_loop().time()
+from tests.e2e import GROUP, Person, World, finished, loop_time, open_game, play_until, replay, running_world
 
 
 def newest_renders(publisher: Publisher) -> dict[tuple[int, int], tuple[str, list[str]]]:

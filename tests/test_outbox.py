@@ -13,12 +13,7 @@ from bot.config import Settings
 from bot.outbox import Kind, Outbox, Waiter
 from bot.publisher import Publisher
 from playground.botapi import BotApiServer, Limits
-from tests.e2e import server_and_bot
-
-
-def loop_time() -> float:
-    """The test's clock: the event loop's (virtual) time."""
-    return asyncio.get_running_loop().time()
+from tests.e2e import loop_time, server_and_bot
 
 GROUP = -700
 

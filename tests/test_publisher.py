@@ -11,12 +11,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.publisher import MAX_TEXT, Publisher
 from playground.botapi import BotApiServer as FakeTelegram
-from tests.e2e import server_and_bot
-
-
-def loop_time() -> float:
-    """The test's clock: the event loop's (virtual) time."""
-    return asyncio.get_running_loop().time()
+from tests.e2e import loop_time, server_and_bot
 
 GROUP = -500
 
