@@ -34,6 +34,7 @@ GROUP_COMMANDS = ("newgame", "score", "cancel", "kick", "settings", "rules", "la
 PRIVATE_COMMANDS = ("start", "stats", "rules", "language", "help")
 COMMAND_KEYS = {name: f"command.{name}" for name in {*GROUP_COMMANDS, *PRIVATE_COMMANDS}}
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
+REQUEST_READ_TIMEOUT = 5.0  # seconds: every call but getUpdates, python-telegram-bot's own default
 MENU_RETRY_FIRST = 1.0  # seconds before the command menus are tried again after a failure, doubling ...
 MENU_RETRY_CAP = 600.0  # ... up to this
 
@@ -62,7 +63,7 @@ def build_application(
     liveness = Liveness(clock, mode="webhook" if settings.webhook_url else "polling")
     poll_timeout = settings.poll_timeout_seconds + 10.0
     if transport is not None:
-        builder = builder.request(transport(5.0))
+        builder = builder.request(transport(REQUEST_READ_TIMEOUT))
         polling: BaseRequest = transport(poll_timeout)
     else:
         polling = HTTPXRequest(connection_pool_size=1, read_timeout=poll_timeout)
