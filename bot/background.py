@@ -26,18 +26,23 @@ class Background:
 
     async def tell_soon(self, events: Sequence[Event]) -> None:
         """Start telling ``events`` and return at once."""
-        if not events:
-            return
-        task = asyncio.create_task(self._logged(list(events)))
+        if events:
+            self.soon(self._tell(list(events)), [type(e).__name__ for e in events])
+
+    def soon(self, work: Awaitable[None], what: object) -> asyncio.Task[None]:
+        """Start ``work`` (a telling, or a part of one that may wait long) and return at once; ``told`` waits
+        for it, and ``what`` names it in the log if it raises."""
+        task = asyncio.create_task(self._logged(work, what))
         self._tellings.add(task)
         task.add_done_callback(self._tellings.discard)
+        return task
 
-    async def _logged(self, events: list[Event]) -> None:
+    async def _logged(self, work: Awaitable[None], what: object) -> None:
         try:
-            await self._tell(events)
+            await work
         except Exception:
             self.failed += 1
-            log.exception("telling %s failed", [type(e).__name__ for e in events])
+            log.exception("telling %s failed", what)
 
     async def told(self) -> None:
         """Wait until every telling started is done (and those they started)."""

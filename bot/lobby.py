@@ -223,14 +223,13 @@ class Lobbies:
         assert row is not None
         live = await self.games.build(row)
         self.games.put(live)
-        events: list[Event] = []
-        if row.lobby_message_id is not None:
-            players = ", ".join(live.seating.name(s) for s in range(len(live.seats)))
-            text = t(lang, "lobby.started", game=game_title(row.variant, lang), players=players)
-            events.append(Edit(row.chat_id, row.lobby_message_id, text))
-        events.append(DealOpened(live))
+        if row.lobby_message_id is not None:  # the lobby's message becomes the first deal's table: one call, not two
+            deal_no = live.state.deal_no
+            await self.storage.games.set_table_message(row.game_id, row.lobby_message_id, deal_no)
+            table = {"table_message_id": row.lobby_message_id, "table_deal_no": deal_no}
+            live.game = live.game.model_copy(update=table)
         self.table.moved(live)
-        return events
+        return [DealOpened(live)]
 
     async def close(self, game: GameRow, notice: str) -> list[Event]:
         """Cancel the lobby (under its lock): its message says ``notice``."""

@@ -7,18 +7,20 @@ A flood wait on one send stalls only the telling, never the next press of the ga
 the use cases tell through ``bot.background``, so the handler of the press that caused the events is done at
 once.  The tellings of one game run one after the other (a lock per game of its own), so the chats see the
 changes in the order they were made; each render reads the state as it is when it is sent, so a later
-change is never undone.  What the chats show (the table, hand and reminder messages) is this module's: it
-keeps their ids.
+change is never undone.  A new message into the group may wait long for the group's budget (about 20 a
+minute): it goes out after the game's earlier ones but outside the telling (``in_group``), so that nobody's
+own chat waits for the group's — the next press is shown to its presser at once.  What the chats show (the
+table, hand and reminder messages) is this module's: it keeps their ids.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from html import escape
 
 from bot.background import Background
-from bot.clock import Clock, Handle
+from bot.clock import Clock
 from bot.events import (
     Applied,
     DealEnded,
@@ -39,6 +41,7 @@ from bot.events import (
 from bot.i18n import t
 from bot.live import Live, LiveGames
 from bot.outbox import Kind
+from bot.pings import TurnPings
 from bot.publisher import Publisher
 from bot.render import (
     Rendered,
@@ -53,8 +56,6 @@ from bot.render import (
 from engine import Action
 from storage import Storage
 
-WATCHING = 60.0  # seconds after a press of his hand in which a player is taken to be looking at it
-
 
 class Notifier:
     def __init__(
@@ -68,19 +69,17 @@ class Notifier:
         turn_ping_watching: float | None = None,
     ) -> None:
         """``turn_ping``: seconds before a player whose turn came is notified; ``turn_ping_watching``: the
-        same for a player who pressed a button of his hand within ``WATCHING`` seconds (he is probably
+        same for a player who pressed a button of his hand within ``pings.WATCHING`` seconds (he is probably
         looking at it: a notification would only buzz), by default the same."""
         self.storage = storage
         self.publisher = publisher
         self.games = games
         self.clock = clock
-        self.turn_ping = turn_ping
-        self.turn_ping_watching = turn_ping if turn_ping_watching is None else turn_ping_watching
-        self._pressed_at: dict[tuple[int, int], float] = {}  # (game, seat) -> when he last pressed
         self._telling: dict[int, asyncio.Lock] = {}
+        self._group_line: dict[int, asyncio.Task[None]] = {}  # game -> the last of its calls into the group
         self.background = Background(self.tell)  # what the use cases tell goes through it (``tell_soon``)
-        self._pings: dict[tuple[int, int], Handle] = {}
-        self._pinged: dict[tuple[int, int], tuple[int, int]] = {}  # (game, seat) -> his turn notice (chat, id)
+        watching = turn_ping if turn_ping_watching is None else turn_ping_watching
+        self.pings = TurnPings(publisher, games, clock, self.telling_lock, turn_ping=turn_ping, watching=watching)
 
     async def tell(self, events: Sequence[Event]) -> None:
         """Show what ``events`` changed, in order (one game's tellings one after the other)."""
@@ -92,12 +91,40 @@ class Notifier:
             for event in events:
                 await self._one(event, pressed)
             return
-        lock = self._telling.setdefault(game_id, asyncio.Lock())
+        lock = self.telling_lock(game_id)
         async with lock:
             for event in events:
                 await self._one(event, pressed)
         if not lock.locked() and self.games.get(game_id) is None:
             self._telling.pop(game_id, None)  # nothing is being told about it now
+
+    def telling_lock(self, game_id: int) -> asyncio.Lock:
+        """Held while something is told about the game: its tellings one after the other."""
+        return self._telling.setdefault(game_id, asyncio.Lock())
+
+    def in_group(self, live: Live, call: Callable[[], Awaitable[None]], what: str) -> None:
+        """Make ``call`` into the game's group after the game's earlier ones, without holding up its tellings."""
+        game_id = live.game_id
+        before = self._group_line.get(game_id)
+
+        async def in_turn() -> None:
+            if before is not None:
+                await asyncio.wait([before])  # its failure is logged and counted on its own
+            await call()
+
+        def done(task: asyncio.Task[None]) -> None:
+            if self._group_line.get(game_id) is task:
+                del self._group_line[game_id]
+
+        task = self.background.soon(in_turn(), what)
+        self._group_line[game_id] = task
+        task.add_done_callback(done)
+
+    def say_in_group(self, live: Live, text: str) -> None:
+        async def say() -> None:
+            await self.publisher.send(live.game.chat_id, text)
+
+        self.in_group(live, say, "a notice")
 
     @staticmethod
     def _game_of(event: Event) -> int | None:
@@ -112,7 +139,7 @@ class Notifier:
             await live.settled()  # each render below reads the state before any further await
         await self._one_event(event, pressed)
         if isinstance(live, Live):
-            await self.drop_pings(live)
+            await self.pings.drop(live)
 
     async def _one_event(self, event: Event, pressed: set[int]) -> None:
         """Show one event; ``pressed``: the seats whose press caused it (their own hands come first)."""
@@ -133,13 +160,12 @@ class Notifier:
                 pass  # the table of the same action shows it
             case TurnCame(live=live, seat=seat, version=version):
                 self.show_hand(live, seat, Kind.TURN_HAND)  # the hand stays where it is: he may be choosing cards in it
-                if self.ping_delay(live.game_id, seat) <= 0:
-                    await self.send_ping(live, seat)
+                if self.pings.delay(live.game_id, seat) <= 0:
+                    await self.pings.send(live, seat)
                 else:
-                    self.schedule_ping(live.game_id, seat, version)
+                    self.pings.schedule(live.game_id, seat, version)
             case Pressed(live=live, seat=seat):
-                self.cancel_ping(live.game_id, seat)
-                self._pressed_at[(live.game_id, seat)] = self.clock.now()
+                self.pings.pressed(live.game_id, seat)
             case DealEnded(live=live, deals_before=before, last_trick=last, winner=winner):
                 await self.announce(live, before, last, winner)
                 await self.open_deal(live)
@@ -149,8 +175,8 @@ class Notifier:
                 await self.resend_hand(live, seat)
             case SeriesEnded(live=live, deals_before=before, last_trick=last, winner=winner):
                 for seat in range(len(live.seats)):
-                    self.cancel_ping(live.game_id, seat)
-                self.forget_presses(live.game_id)
+                    self.pings.cancel(live.game_id, seat)
+                self.pings.forget_presses(live.game_id)
                 await self.announce(live, before, last, winner)
             case HandChanged(live=live, seat=seat):
                 self.show_hand(live, seat, kind(live, seat))
@@ -160,15 +186,15 @@ class Notifier:
                     await self.resend_hand(live, seat)
                 else:
                     self.show_hand(live, seat)
-                await self.publisher.send(live.game.chat_id, t(live.chat_lang, key, name=name))
+                self.say_in_group(live, t(live.chat_lang, key, name=name))
             case TurnMissed(live=live, name=name, count=count):
                 key = "timer.away" if count >= 2 else "timer.expired"
-                await self.publisher.send(live.game.chat_id, t(live.chat_lang, key, name=name, count=count))
+                self.say_in_group(live, t(live.chat_lang, key, name=name, count=count))
             case GameEnded(live=ended):
                 self.close(event)
                 if ended is not None:
-                    await self.drop_pings(ended, every=True)
-                    self.forget_presses(ended.game_id)
+                    await self.pings.drop(ended, every=True)
+                    self.pings.forget_presses(ended.game_id)
             case Say(chat_id=chat_id, text=text, markup=markup, lobby_of=lobby_of):
                 message_id = await self.publisher.send(chat_id, text, markup)
                 if lobby_of is not None:
@@ -192,7 +218,9 @@ class Notifier:
         return self.prelude(live, state.deal_no) + render_table(state.view(None), live.seating, live.chat_lang)
 
     def show_table(self, live: Live) -> None:
-        if live.game.table_message_id is not None:
+        """Edit the group's table, once the current deal's is posted (the one posted last may be a finished
+        deal's: ``announce`` closes it)."""
+        if live.game.table_message_id is not None and live.game.table_deal_no == live.state.deal_no:
             self.publisher.edit(live.game.chat_id, live.game.table_message_id, self.table_text(live), kind=Kind.TABLE)
 
     @staticmethod
@@ -237,9 +265,11 @@ class Notifier:
         """Post the table of the current deal and each hand (or, on resume, bring them up to date)."""
         await live.settled()
         state = live.state
-        game = live.game
-        # The hands first: people wait for their cards, and a new message in the group may have to wait
-        # for the group's budget (about 20 a minute), which the table's edits share.
+        if live.game.table_message_id is not None and live.game.table_deal_no == state.deal_no:
+            self.show_table(live)  # on resume; or the first deal's, which is the lobby's message
+        else:
+            deal_no = state.deal_no
+            self.in_group(live, lambda: self.post_table(live, deal_no), "the table")
         for seat in range(state.num_players):
             current = live.seats[seat]
             if resume and current.hand_message_id is not None and current.hand_deal_no == state.deal_no:
@@ -248,14 +278,18 @@ class Notifier:
             else:  # a deal that just ended keeps its closed hands (announce showed its last trick there)
                 ended = not resume and current.hand_deal_no is not None and current.hand_deal_no < state.deal_no
                 await self.resend_hand(live, seat, notify=seat == state.to_move, keep_old=ended)
+
+    async def post_table(self, live: Live, deal_no: int) -> None:
+        """Post the table of deal ``deal_no``, unless that deal has ended meanwhile (the next one's table, headed
+        by its result, follows)."""
         await live.settled()
-        if resume and game.table_message_id is not None and game.table_deal_no == state.deal_no:
-            self.show_table(live)
-        else:
-            deal_no = state.deal_no
-            message_id = await self.publisher.send(game.chat_id, self.table_text(live))
-            await self.storage.games.set_table_message(game.game_id, message_id, deal_no)
-            live.game = live.game.model_copy(update={"table_message_id": message_id, "table_deal_no": deal_no})
+        if live.state.deal_no != deal_no:
+            return
+        message_id = await self.publisher.send(live.game.chat_id, self.table_text(live))
+        await self.storage.games.set_table_message(live.game_id, message_id, deal_no)
+        live.game = live.game.model_copy(update={"table_message_id": message_id, "table_deal_no": deal_no})
+        await live.settled()
+        self.show_table(live)  # what was played while it waited for the group's budget
 
     def last_trick(self, live: Live, plays: Sequence[Action], winner: int | None, seat: int | None) -> list[str]:
         """The lines of a finished deal's last trick as ``seat`` (None: the group) sees it."""
@@ -275,6 +309,7 @@ class Notifier:
         state = live.state
         game = live.game
         lang = live.chat_lang
+        closing: tuple[int, str] | None = None  # the finished deal and what its table message says now
         if deals_before < len(state.deals):
             finished = state.deals[-1].deal_no + 1
             for seat in range(len(live.seats)):
@@ -287,22 +322,30 @@ class Notifier:
                         result, game.variant, live.seating, live.lang_of(seat), outcome=outcome, before=seen
                     )
                     self.publisher.edit(user, message_id, closed)
-            if game.table_message_id is not None and (game.table_deal_no != state.deal_no or state.is_over):
-                shown = "\n".join(self.last_trick(live, last, winner, None))
-                over = t(lang, "hand.deal_over", deal=finished)
-                if shown:  # the deal's last trick, under its deal's header
-                    header = t(lang, "table.header", game=game_title(game.variant, lang), deal=finished)
-                    over = f"{header}\n{shown}\n\n{over}"
-                closed = self.prelude(live, finished - 1) + over
-                self.publisher.edit(game.chat_id, game.table_message_id, closed)
+            shown = "\n".join(self.last_trick(live, last, winner, None))
+            over = t(lang, "hand.deal_over", deal=finished)
+            if shown:  # the deal's last trick, under its deal's header
+                header = t(lang, "table.header", game=game_title(game.variant, lang), deal=finished)
+                over = f"{header}\n{shown}\n\n{over}"
+            closing = (finished - 1, self.prelude(live, finished - 1) + over)
         announced = len(state.deals)
+        ending: str | None = None
         if state.outcome is not None and deals_before <= len(state.deals):
             parts = [render_deal_result(r, game.variant, live.seating, lang) for r in state.deals[deals_before:]]
             parts.append(render_outcome(state.outcome, game.variant, live.seating, lang))
-            await self.publisher.send(game.chat_id, "\n\n".join(parts))
+            ending = "\n\n".join(parts)
             announced += 1
-        await self.storage.games.set_announced_deals(game.game_id, announced)
-        live.game = live.game.model_copy(update={"announced_deals": announced})
+
+        async def to_group() -> None:  # after the finished deal's table was posted, if it was still on its way
+            table = live.game
+            if closing is not None and table.table_message_id is not None and table.table_deal_no == closing[0]:
+                self.publisher.edit(table.chat_id, table.table_message_id, closing[1])
+            if ending is not None:
+                await self.publisher.send(table.chat_id, ending)
+            await self.storage.games.set_announced_deals(live.game_id, announced)
+            live.game = live.game.model_copy(update={"announced_deals": announced})
+
+        self.in_group(live, to_group, "a deal's end")
 
     def close(self, ended: GameEnded) -> None:
         """A cancelled game: the table, hands and lobby lose their buttons."""
@@ -312,9 +355,15 @@ class Notifier:
         if live is None:
             return
         for seat in range(len(live.seats)):
-            self.cancel_ping(live.game_id, seat)
-        if notice is not None and live.game.table_message_id is not None:
-            self.publisher.edit(live.game.chat_id, live.game.table_message_id, self.table_text(live) + "\n\n" + notice)
+            self.pings.cancel(live.game_id, seat)
+        if notice is not None:
+            text = self.table_text(live) + "\n\n" + notice
+
+            async def close_table() -> None:  # once the current table was posted, if it was still on its way
+                if live.game.table_message_id is not None:
+                    self.publisher.edit(live.game.chat_id, live.game.table_message_id, text)
+
+            self.in_group(live, close_table, "a closed table")
         for seat in range(len(live.seats)):
             user, message_id = live.user_of(seat), live.seats[seat].hand_message_id
             if user is not None and message_id is not None:
@@ -322,76 +371,10 @@ class Notifier:
                 closed = t(lang, "hand.cancelled") if notice else t(lang, "bot.closed")
                 self.publisher.edit(user, message_id, closed)
 
-    # --- a private word when the turn came ------------------------------------------------------------------
-
-    def ping_delay(self, game_id: int, seat: int) -> float:
-        """How long a player whose turn came may take before he is notified: longer when he pressed a
-        button of his hand lately (he is probably looking at it)."""
-        pressed = self._pressed_at.get((game_id, seat))
-        watching = pressed is not None and self.clock.now() - pressed < WATCHING
-        return self.turn_ping_watching if watching and self.turn_ping > 0 else self.turn_ping  # 0: every turn
-
-    def forget_presses(self, game_id: int) -> None:
-        for key in [k for k in self._pressed_at if k[0] == game_id]:
-            del self._pressed_at[key]
-
-    def schedule_ping(self, game_id: int, seat: int, version: int) -> None:
-        """Notify a player whose turn came, unless he moves within ``ping_delay`` seconds (a player who is
-        watching needs no notification, and an edit costs one call where a notification costs two)."""
-        self.cancel_ping(game_id, seat)
-        delay = self.ping_delay(game_id, seat)
-        self._pings[(game_id, seat)] = self.clock.later(delay, self.ping, game_id, seat, version)
-
-    def cancel_ping(self, game_id: int, seat: int) -> None:
-        if (old := self._pings.pop((game_id, seat), None)) is not None:
-            old.cancel()
-
-    async def ping(self, game_id: int, seat: int, version: int) -> None:
-        self._pings.pop((game_id, seat), None)
-        live = self.games.get(game_id)
-        if live is None or live.version != version or live.state.to_move != seat:
-            return
-        user = live.user_of(seat)
-        delay = self.ping_delay(game_id, seat)
-        hand = live.seats[seat].hand_message_id
-        if user is not None and (left := self.publisher.time_left(user, hand, self.clock.now() - delay, delay)) > 0:
-            # His hand showed his turn late (Telegram's budget), or has not yet: the delay counts from then.
-            self._pings[(game_id, seat)] = self.clock.later(left, self.ping, game_id, seat, version)
-            return
-        async with self._telling.setdefault(game_id, asyncio.Lock()):
-            if live.version == version and self.games.is_current(live):
-                await self.send_ping(live, seat)
-
-    async def send_ping(self, live: Live, seat: int) -> None:
-        """A short message of its own, with a notification: his turn has come.  His hand message is never
-        moved for it; the notice is deleted when the turn passes (``drop_pings``)."""
-        user = live.user_of(seat)
-        if user is None or (live.game_id, seat) in self._pinged:
-            return
-        text = t(live.lang_of(seat), "turn.ping", chat=escape(live.seating.chat_title))
-        message_id = await self.publisher.send(user, text, notify=True)
-        if message_id is not None:
-            self._pinged[(live.game_id, seat)] = (user, message_id)
-        await self.drop_pings(live)  # the turn may have passed while it was on its way
-
-    async def drop_pings(self, live: Live, *, every: bool = False) -> None:
-        """Delete the turn notices of ``live`` whose turn has passed (``every``: all, the game is over)."""
-        over = every or live.state.is_over or not self.games.is_current(live)
-        for key in [k for k in self._pinged if k[0] == live.game_id]:
-            if over or live.state.to_move != key[1]:
-                chat_id, message_id = self._pinged.pop(key)
-                self.publisher.delete_later(chat_id, message_id)  # cleanup: no hand waits behind it
-
-    def stop_pings(self) -> None:
-        """No turn notice is sent from now on (a stop has begun)."""
-        for handle in self._pings.values():
-            handle.cancel()
-        self._pings.clear()
-
     def close_all(self) -> None:
         """Cancel pending turn notifications and tellings (on shutdown: the next start brings every chat up to
         date from the database)."""
-        self.stop_pings()
+        self.pings.stop()
         self.background.cancel()
 
     def reminder_text(self, live: Live, seat: int, left: int) -> str:

@@ -76,7 +76,7 @@ class UseCases:
         """On a stop, while the bot can still reach Telegram: nothing new is begun (turn timers, turn notices,
         lobby expiry, computer players), and what the chats are owed goes out, for ``grace`` seconds at most.
         What is still on its way then is dropped: the next start brings those chats up to date."""
-        self.notifier.stop_pings()
+        self.notifier.pings.stop()
         self.timers.close()
         self.expiry.close()
         await self.tasks.close()

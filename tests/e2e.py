@@ -10,6 +10,7 @@ plays at the CPU's speed.  A test that needs real HTTP (the webhook) says ``http
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import re
 import socket
@@ -27,7 +28,6 @@ from telegram.ext import Application
 from bot.app import build_application, stop_application, webhook_options
 from bot.clock import Clock
 from bot.config import Settings
-from bot.lobby import new_seed
 from bot.publisher import Publisher
 from bot.wiring import UseCases
 from engine import GameState
@@ -165,6 +165,13 @@ async def replay(world: World, game_id: int) -> tuple[GameRow, GameState]:
         return row, await storage.games.load_state(row)
 
 
+def seeds_of_this_test() -> Callable[[], int]:
+    """Each new game's seed, the same on every run of a test (a test on virtual time plays the same games
+    whatever the machine's load), and another for every test."""
+    rng = random.Random(os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0])
+    return lambda: rng.getrandbits(48)
+
+
 class BotRunner:
     """Start and stop the real application against the fake server."""
 
@@ -173,7 +180,7 @@ class BotRunner:
         server: FakeTelegram,
         db_path: Path,
         *,
-        seeds: Callable[[], int] = new_seed,
+        seeds: Callable[[], int] | None = None,
         webhook: bool = False,
         http: bool = False,
         **settings: Any,
@@ -182,7 +189,7 @@ class BotRunner:
         self.http = http
         self.webhook_port = free_port() if webhook else 0  # the same address across restarts
         self.db_path = db_path
-        self.seeds = seeds  # each new game's seed: give a fixed one to replay a failing deal
+        self.seeds = seeds or seeds_of_this_test()  # each new game's seed
         self.settings = settings
         self.app: Application | None = None  # type: ignore[type-arg]
         self.earlier_fallbacks = 0  # of the applications stopped before

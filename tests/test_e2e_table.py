@@ -11,8 +11,19 @@ from bot.i18n import tn
 from bot.present.base import Seating, teams_line
 from bot.render import card_label
 from engine import Kind
+from engine.four_card import FourCardState
 from playground.botapi import Message
-from tests.e2e import GROUP, Person, World, button, open_game, play_turn, replay, running_world
+from tests.e2e import (
+    GROUP,
+    Person,
+    World,
+    button,
+    eventually,
+    open_game,
+    play_turn,
+    replay,
+    running_world,
+)
 
 
 async def test_the_hand_stays_under_the_finger_of_a_player_who_is_choosing(tmp_path: Path) -> None:
@@ -172,3 +183,67 @@ async def test_no_internal_words_reach_players(world: World) -> None:
     unknown = world.group_messages()[-1].text
     assert "Козёл на 4 карты (/newgame 4)" in unknown and "Чешский козёл (/newgame чешский)" in unknown, unknown
     assert "four_card" not in unknown, unknown
+
+
+async def test_a_players_own_hand_never_waits_for_the_groups_budget(world: World) -> None:
+    """Issue 31: four people at Telegram's limits; the lobby's edits have spent much of the group's budget when
+    the first deal opens.  The player to move taps a second after his turn shows (his private chat's own pace
+    allows that): his hand shows the tap within 0.3 s — at the start of the first deal, in the middle of it,
+    and at the start of the second, where the group's new table waits for the group's budget.  The group's
+    table of the first deal is the lobby's message itself: one call, not two."""
+    server, rng = world.server, random.Random(31)
+    people = [world.person(i + 1, f"P{i + 1}") for i in range(4)]
+    await people[0].say(GROUP, "/newgame 4")
+    lobby = world.group_messages()[-1]
+    for person in people:
+        await person.join(lobby)
+    game = await world.runner.storage.games.open_game(GROUP)
+    assert game is not None
+    lobby = server.messages[(GROUP, lobby.message_id)]
+    await tap(world, people[0], lobby, button(lobby, ":start"))
+    delays = [await own_hand_delay(world, people, rng)]
+    row = await world.runner.storage.games.get(game.game_id)
+    assert row is not None and row.table_message_id == lobby.message_id, "the lobby's message is not the table"
+    table = server.messages[(GROUP, lobby.message_id)]
+    assert table.markup is None and "deal 1" in table.text and len(world.group_messages()) == 1
+    delays.append(await own_hand_delay(world, people, rng))
+    while True:  # to the last move of the first deal, which opens the second at once
+        await world.runner.settle()
+        _, state = await replay(world, game.game_id)
+        assert isinstance(state, FourCardState) and state.to_move is not None
+        mover = next(p for p in people if p.my_turn())
+        if sum(len(h) for h in state.hands) == len(state.hands[state.to_move]) and not state.stock:
+            break
+        assert await play_turn(mover, rng)
+    hand, actions, _ = mover.options()
+    assert hand is not None and actions
+    await tap(world, mover, hand, actions[0])
+    delays.append(await own_hand_delay(world, people, rng))
+    assert (await replay(world, game.game_id))[1].deal_no == 1
+    assert max(delays) <= 0.3, f"his own hand showed his tap {delays} s after it"
+
+
+async def tap(world: World, person: Person, message: Message, data: str) -> None:
+    """Press a button, and go on once it is answered, as a person does: not waiting for what it changes."""
+    query = await world.server.press(person.user_id, message, data)
+    await world.server.answer_of(query)
+
+
+async def own_hand_delay(world: World, people: list[Person], rng: random.Random) -> float:
+    """A second after someone's hand says it is his turn, he taps a card (or a move): seconds until his
+    private chat shows it."""
+    while not (movers := [p for p in people if p.my_turn()]):
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(1.0)
+    mover = movers[0]
+    hand, actions, toggles = mover.options()
+    assert hand is not None and (toggles or actions), hand
+    seen = len(world.server.shown)
+    tapped = world.server.clock.now()
+    await tap(world, mover, hand, rng.choice(toggles or actions))
+
+    async def shown() -> bool:
+        return any(s.chat_id == mover.user_id for s in world.server.shown[seen:])
+
+    await eventually(world, shown, what="his hand")
+    return next(s.at for s in world.server.shown[seen:] if s.chat_id == mover.user_id) - tapped

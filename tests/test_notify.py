@@ -10,8 +10,9 @@ from typing import Any, cast
 
 from bot.clock import Clock
 from bot.events import Applied, Event, Pressed, Say
-from bot.notify import WATCHING, Notifier
+from bot.notify import Notifier
 from bot.outbox import Kind
+from bot.pings import WATCHING
 from bot.publisher import Publisher
 from tests.test_table import started, user
 from tests.usecases import bench
@@ -73,14 +74,14 @@ def test_a_player_who_pressed_lately_is_notified_later_unless_every_turn_is_noti
 
     for ping, watching in ((5.0, 20.0), (0.0, 0.0)):  # 0: every turn notified at once, however he pressed
         n = notifier(ping)
-        assert n.ping_delay(1, 2) == ping  # never pressed: away
-        n._pressed_at[(1, 2)] = clock.now()
-        assert n.ping_delay(1, 2) == watching
-        assert n.ping_delay(1, 3) == ping  # another seat
+        assert n.pings.delay(1, 2) == ping  # never pressed: away
+        n.pings._pressed_at[(1, 2)] = clock.now()
+        assert n.pings.delay(1, 2) == watching
+        assert n.pings.delay(1, 3) == ping  # another seat
         clock.at += WATCHING
-        assert n.ping_delay(1, 2) == ping  # a minute later he counts as away again
-        n.forget_presses(1)
-        assert not n._pressed_at
+        assert n.pings.delay(1, 2) == ping  # a minute later he counts as away again
+        n.pings.forget_presses(1)
+        assert not n.pings._pressed_at
 
 
 async def test_tell_soon_frees_the_caller_keeps_each_games_order_and_counts_what_failed() -> None:

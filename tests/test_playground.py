@@ -187,8 +187,9 @@ async def test_a_person_plays_a_four_card_deal_against_computers_in_a_browser(up
                 await page.wait_for_function("!document.querySelector('.key.busy')")
                 moves += 1
                 assert moves < 200
-            started_text = await group.locator(".row.bot", has_text="has started").first.inner_text()
-            assert "Ann" in started_text and started_text.count("🤖") == 3
+            assert await group.locator(".row.bot", has_text="looking for players").count() == 0  # it became the table
+            table = await group.locator(".row.bot", has_text="deal 2").last.inner_text()
+            assert all(name in table for name in ("Ann", "🤖 Bot 2", "🤖 Bot 3", "🤖 Bot 4")), table
             result = await group.locator(".row.bot", has_text="Deal 1 ·").last.inner_text()
             assert "Card points" in result and "Penalty points:" in result  # F15: four-card counts toward 12 that lose
             assert await group.locator(".row.bot", has_text="Deal 1 is over.").count() == 1  # the old table, edited
