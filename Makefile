@@ -18,10 +18,10 @@ run: $(STAMP)  ## set up and run the bot (reads BOT_TOKEN from the environment o
 	$(BIN)/python -m bot
 
 test: $(STAMP)  ## set up and run the whole test suite
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 test-reference: $(STAMP)  ## the thorough comparison with the reference models (tests/test_reference.py)
-	$(BIN)/python -m pytest -q -n auto -m reference
+	$(BIN)/python -m pytest -q -n auto --dist worksteal -m reference
 
 mutants: $(STAMP)  ## plant one-rule bugs in a copy of the engine, one at a time: the rule tests must catch each
 	$(BIN)/python -m bench.mutants

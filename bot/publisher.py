@@ -218,6 +218,7 @@ class Publisher:
                 render = self._pending.pop(key, None)
                 if render is None or self._shown.get(key) == render.key():
                     continue  # deleted meanwhile, or shown already: the turn is not used
+                changed = True
                 try:
                     self.calls["editMessageText"] += 1
                     self.calls_by_kind[min(kind, self._kinds.get(key, kind))] += 1  # hurried: the newer kind
@@ -239,6 +240,7 @@ class Publisher:
                     if "not modified" not in str(exc).lower():
                         log.warning("edit of %s failed: %s", key, exc)
                         continue
+                    changed = False  # it showed this already (sent before a restart): its reader saw no change
                 except Forbidden:
                     log.info("cannot write to chat %s", key[0])
                     self._forbidden(key[0])
@@ -260,7 +262,8 @@ class Publisher:
                     continue
                 waits = failures = 0
                 self._shown[key] = render.key()
-                self._shown_at[key] = self.clock.now()
+                if changed:
+                    self._shown_at[key] = self.clock.now()
         finally:
             self._workers.pop(key, None)
             self._editing[key[0]] -= 1

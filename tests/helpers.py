@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
+import types
+import typing
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -41,18 +44,45 @@ def cards_in(obj: Any) -> list[Card]:
         kind = type(item)
         if kind is Card:
             found.append(item)
-        elif kind in _SCALARS:
             continue
-        elif isinstance(item, tuple | list):
+        inside = _INSIDE.get(kind)
+        if inside is None:
+            inside = _INSIDE[kind] = _inside(kind)
+        if inside is _ITEMS:
             stack.extend(item)
-        elif dataclasses.is_dataclass(item):
-            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
-        elif isinstance(item, dict):
+        elif inside is _VALUES:
             stack.extend(item.values())
+        else:
+            stack.extend(getattr(item, name) for name in inside)
     return found
 
 
-_SCALARS = frozenset({int, str, bool, float, type(None)})
+_ITEMS, _VALUES = ("<items>",), ("<values>",)  # a sequence or set's items; a dict's values
+_INSIDE: dict[type, tuple[str, ...]] = {}  # what ``cards_in`` looks into, per type: worked out once
+
+
+def _inside(kind: type) -> tuple[str, ...]:
+    if issubclass(kind, tuple | list | set | frozenset):
+        return _ITEMS
+    if issubclass(kind, dict):
+        return _VALUES
+    if dataclasses.is_dataclass(kind):
+        try:
+            hints = typing.get_type_hints(kind)
+        except (NameError, TypeError):  # an annotation that cannot be read: look into every field
+            hints = {}
+        return tuple(f.name for f in dataclasses.fields(kind) if _may_hold_a_card(hints.get(f.name, object)))
+    return ()  # a number, a string, an enum member: no card inside
+
+
+def _may_hold_a_card(hint: Any) -> bool:
+    """False only for a type that is numbers, strings or enum members all the way down (``mypy --strict``
+    holds the engine to its annotations)."""
+    if hint in (int, str, bool, float, type(None)) or (isinstance(hint, type) and issubclass(hint, enum.Enum)):
+        return False
+    if typing.get_origin(hint) in (tuple, list, set, frozenset, dict, typing.Union, types.UnionType):
+        return any(_may_hold_a_card(arg) for arg in typing.get_args(hint) if arg is not Ellipsis)
+    return True
 
 
 def card_buttons_that_play(buttons: Iterable[tuple[str, str]], variant: str) -> dict[str, Action]:

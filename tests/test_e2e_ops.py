@@ -27,6 +27,7 @@ from storage import GameRow, Storage
 from storage.maintenance import backup, check
 from tests.e2e import (
     GROUP,
+    REAL_TIME_SCALE,
     WEBHOOK_SECRET,
     BotRunner,
     finished,
@@ -226,7 +227,7 @@ async def test_sigterm_under_play_in_webhook_mode_and_the_container_pieces(tmp_p
     """The bot as the container runs it: from an empty working folder, database under ``data/``, webhook mode
     and the health endpoint on.  Players play; SIGTERM mid-game stops it cleanly (exit 0) with every move
     committed; a new process resumes the game; and nothing was written outside ``data/``."""
-    server = BotApiServer(limits=Limits())  # Telegram's flood control, at its own clock
+    server = BotApiServer(limits=Limits().scaled(REAL_TIME_SCALE))  # Telegram's flood control, its clock faster
     await server.start()
     work = tmp_path / "app"
     work.mkdir()
@@ -239,6 +240,8 @@ async def test_sigterm_under_play_in_webhook_mode_and_the_container_pieces(tmp_p
         "HEALTH_PORT": str(health_port),
         "COMPUTER_PAUSE_SECONDS": "0.01",
         "COMPUTER_BUDGET_SECONDS": "0.01",
+        "GROUP_PERIOD_SECONDS": str(60 * REAL_TIME_SCALE),
+        "RATE_PRIVATE_PER_SECOND": str(1 / REAL_TIME_SCALE),
     }
     server.add_group(GROUP, "Friends", admins={1})
     ann = server.add_user(1, "Ann")
