@@ -63,7 +63,7 @@ async def test_a_press_on_a_finished_game_and_a_redelivered_update(world: World)
             "data": actions[0],
             "message": {
                 "message_id": hand.message_id,
-                "date": int(time.time()),
+                "date": int(world.server.clock.now()),
                 "chat": {"id": mover.user_id, "type": "private", "first_name": mover.name},
                 "text": "hand",
             },

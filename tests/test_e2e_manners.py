@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -551,7 +550,7 @@ async def test_an_update_delivered_twice_is_handled_once(world: World) -> None:
             "update_id": 888_888,
             "message": {
                 "message_id": 9_999,
-                "date": int(time.time()),
+                "date": int(world.server.clock.now()),
                 "chat": {"id": GROUP, "type": "supergroup", "title": "Friends & <Co>"},
                 "from": world.server.users[1].to_dict(),
                 "text": "/help",

@@ -66,7 +66,7 @@ async def test_webhook_mode_plays_and_refuses_requests_without_the_secret(tmp_pa
             "update_id": 10_000,
             "message": {
                 "message_id": 9_999,
-                "date": int(time.time()),
+                "date": int(world.server.clock.now()),
                 "chat": {"id": GROUP, "type": "supergroup", "title": "Friends"},
                 "from": {"id": 1, "is_bot": False, "first_name": "P1"},
                 "text": "/cancel",

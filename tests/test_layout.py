@@ -102,3 +102,55 @@ def test_no_module_of_the_bot_imports_itself_through_others() -> None:
         visit(start, [start])
     assert cycles == []
     assert imports_of(CLOCK) == set()  # the clock and the task set need nothing of the bot
+
+
+WALL_CLOCK = {("time", "time"), ("time", "monotonic"), ("time", "perf_counter"), ("datetime", "now")}
+
+
+def wall_clock_readers(tree: ast.Module) -> dict[str, int]:
+    """The functions of a test module that read the wall clock (by name), and where."""
+    found: dict[str, int] = {}
+    for function in ast.walk(tree):
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            for node in ast.walk(function):
+                name = node.value.id if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) else None
+                if isinstance(node, ast.Attribute) and (name, node.attr) in WALL_CLOCK:
+                    found.setdefault(function.name, node.lineno)
+    return found
+
+
+def on_real_time(tree: ast.Module) -> set[str]:
+    """The functions marked ``real_time`` (or all, when the module is), and the helpers only they call."""
+    marked = any(  # pytestmark = pytest.mark.real_time
+        isinstance(n, ast.Assign) and "pytestmark" in ast.unparse(n.targets[0]) and "real_time" in ast.unparse(n.value)
+        for n in tree.body
+    )
+    functions = [n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    real = {f.name for f in functions if marked or any("real_time" in ast.unparse(d) for d in f.decorator_list)}
+    callers: dict[str, set[str]] = {f.name: set() for f in functions}
+    for f in functions:
+        for node in ast.walk(f):
+            if isinstance(node, ast.Name) and node.id in callers and node.id != f.name:
+                callers[node.id].add(f.name)
+    changed = True
+    while changed:  # a helper used only by real-time tests (or by such helpers) runs on real time too
+        changed = False
+        for name, by in callers.items():
+            if name not in real and by and by <= real:
+                real.add(name)
+                changed = True
+    return real
+
+
+def test_no_test_on_virtual_time_reads_the_wall_clock() -> None:
+    """A test on virtual time measures with the loop's clock: a wall-clock tolerance would make its result
+    depend on the machine's load."""
+    readers, allowed = [], 0
+    for path in sorted((BOT.parent / "tests").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        real = on_real_time(tree)
+        found = wall_clock_readers(tree)
+        readers += [f"{path.name}:{line} {name}" for name, line in found.items() if name not in real]
+        allowed += len(found.keys() & real)
+    assert readers == []
+    assert allowed  # the check sees what it looks for: the real-time tests read the wall clock
