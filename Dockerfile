@@ -13,12 +13,16 @@ WORKDIR /app
 # The exact versions with their hashes first, so this layer is rebuilt only when the lock changes.
 COPY requirements.txt ./
 RUN pip install --require-hashes -r requirements.txt
-COPY pyproject.toml README.md ./
+COPY setup.py pyproject.toml README.md ./
 COPY engine engine
 COPY storage storage
 COPY bot bot
-RUN pip install --no-deps . \
-    && rm -rf build *.egg-info \
+# The compiled search core (engine/compiled) is built here with the C compiler, which then goes again.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install --no-deps . \
+    && apt-get purge -y --auto-remove gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/* build *.egg-info \
     && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home kozel \
     && mkdir /data && chown kozel:kozel /data
 

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from bot.app import ALLOWED_UPDATES, build_application, settle_heap, webhook_options
 from bot.config import Settings, explain
+from engine.compiled import CoreMissingError, core
 from playground.runner import run as run_playground
 
 
@@ -30,6 +31,11 @@ def main(argv: list[str] | None = None) -> int:
         settings = Settings()
     except ValidationError as exc:
         print(f"bad configuration:\n{explain(exc)}", file=sys.stderr)
+        return 2
+    try:
+        core()  # the computer players' search needs it: no weaker player stands in for a missing build
+    except CoreMissingError as exc:
+        print(f"cannot start: {exc}", file=sys.stderr)
         return 2
     if settings.bot_token is None or not settings.bot_token.get_secret_value().strip():
         if args.no_playground:

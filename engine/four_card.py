@@ -419,5 +419,6 @@ VARIANT = register(
         deck=DECK,
         card_points=tuple(POINTS),
         aliases=("4", "four", "4card", "yard", "четыре", "4карты"),
+        core="engine.compiled.four_card",
     )
 )

@@ -25,6 +25,7 @@ class Variant:
     deck: tuple[Card, ...]
     card_points: tuple[int, ...]
     aliases: tuple[str, ...] = ()  # other names people type for this game (lower case, no spaces)
+    core: str | None = None  # the module of its compiled search core (``engine.compiled.of``), if it has one
 
     @property
     def teams(self) -> bool:

@@ -349,3 +349,22 @@ def test_a_setting_that_does_not_exist_stops_the_start_and_is_named(
     assert entry.main([]) == 2
     said = capsys.readouterr().err
     assert "GROUP_MESAGES_PER_MINUTE is not a setting; did you mean GROUP_MESSAGES_PER_MINUTE?" in said
+
+
+def test_a_missing_compiled_core_stops_the_start_and_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 32: the package installed without a C compiler has no compiled core; the bot does not start
+    with weaker computer players, it stops and says how to build it."""
+    (tmp_path / ".env").write_text("BOT_TOKEN=123:x\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, "engine.compiled._core", None)  # its import fails, as when it was not built
+
+    def started(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the bot started without its compiled core")
+
+    monkeypatch.setattr(entry, "build_application", started)
+    assert entry.main([]) == 2
+    said = capsys.readouterr().err
+    assert "cannot start: the compiled search core (engine/compiled) is not built" in said
+    assert "install a C compiler" in said

@@ -1,0 +1,126 @@
+"""Four-card Kozel between the pure engine and the compiled core: a position as the core reads it, and the
+core's actions as the engine's."""
+
+from __future__ import annotations
+
+from array import array
+from types import ModuleType
+from typing import NamedTuple
+
+from engine.actions import Action, Kind
+from engine.cards import Card
+from engine.compiled import core
+from engine.four_card import FourCardState, card_points
+
+KINDS = (Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.MOLODKA)  # the core's kind numbers, in order
+KIND_NUMBERS = {kind: number for number, kind in enumerate(KINDS)}
+WORDS = 49  # int64 values in a position (engine/compiled/_core.c reads them in this order)
+
+
+def mask(cards: tuple[Card, ...] | list[Card]) -> int:
+    return sum(1 << card for card in cards)
+
+
+def cards_of(bits: int) -> tuple[Card, ...]:
+    return tuple(Card.from_code(code) for code in range(64) if bits >> code & 1)
+
+
+class Position(NamedTuple):
+    """What the core knows of a deal in play, in the pure engine's terms (for comparing the two)."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    trump: int
+    to_move: int
+    trick_leader: int
+    lead_seat: int
+    molodka: bool
+    top: int
+    answered: int
+    trick: tuple[Action, ...]
+    points: tuple[int, int]
+    tricks: tuple[int, int]
+
+
+def position(state: FourCardState) -> Position:
+    """The pure engine's state as a ``Position``."""
+    assert state.to_move is not None
+    return Position(
+        hands=tuple(tuple(sorted(h)) for h in state.hands),
+        stock=tuple(state.stock),
+        trump=int(state.trump),
+        to_move=state.to_move,
+        trick_leader=state.trick_leader,
+        lead_seat=state.lead_seat,
+        molodka=state.molodka,
+        top=state.top,
+        answered=state.answered,
+        trick=tuple(Action(a.seat, a.kind, tuple(sorted(a.cards))) for a in state.trick),
+        points=(card_points(state.piles[0]), card_points(state.piles[1])),
+        tricks=(state.tricks_taken[0], state.tricks_taken[1]),
+    )
+
+
+def encode(p: Position) -> bytes:
+    words = [mask(h) for h in p.hands]
+    words += [len(p.stock), *p.stock, *[0] * (20 - len(p.stock))]
+    words += [p.trump, p.to_move, p.trick_leader, p.lead_seat, int(p.molodka), p.top, p.answered, len(p.trick)]
+    plays = [*p.trick, *[None] * (4 - len(p.trick))]
+    words += [a.seat if a else 0 for a in plays]
+    words += [KIND_NUMBERS[a.kind] if a else 0 for a in plays]
+    words += [mask(a.cards) if a else 0 for a in plays]
+    words += [*p.points, *p.tricks]
+    assert len(words) == WORDS
+    return array("q", words).tobytes()
+
+
+def decode(data: bytes) -> Position:
+    w = array("q")
+    w.frombytes(data)
+    plays = tuple(Action(w[33 + i], KINDS[w[37 + i]], cards_of(w[41 + i])) for i in range(w[32]))
+    return Position(
+        hands=tuple(cards_of(w[i]) for i in range(4)),
+        stock=tuple(Card.from_code(c) for c in w[5 : 5 + w[4]]),
+        trump=w[25],
+        to_move=w[26],
+        trick_leader=w[27],
+        lead_seat=w[28],
+        molodka=bool(w[29]),
+        top=w[30],
+        answered=w[31],
+        trick=plays,
+        points=(w[45], w[46]),
+        tricks=(w[47], w[48]),
+    )
+
+
+def legal(data: bytes, lib: ModuleType | None = None) -> list[Action]:
+    """Every seat's legal actions in the position, by the core (``lib``: another build of it)."""
+    found = (lib or core()).four_card_legal(data)
+    return [Action(seat, KINDS[kind], cards_of(bits)) for seat, kind, bits in found]
+
+
+def step(data: bytes, action: Action, lib: ModuleType | None = None) -> tuple[bytes, bool]:
+    """The position after ``action`` (which the core checks is legal), and whether the deal is over."""
+    result: tuple[bytes, bool] = (lib or core()).four_card_step(
+        data, action.seat, KIND_NUMBERS[action.kind], mask(action.cards)
+    )
+    return result
+
+
+def defeat_points(points: int, tricks: int, lib: ModuleType | None = None) -> int:
+    """F14 by the core: the losing team's penalty points."""
+    return int((lib or core()).four_card_defeat_points(points, tricks))
+
+
+def random_deals(deals: int, seed: int) -> tuple[int, int, int]:
+    """Random deals from random shuffles in the core: (actions played, card points of each team)."""
+    result: tuple[int, int, int] = core().four_card_random_deals(deals, seed)
+    return result
+
+
+def solve(data: bytes, lib: ModuleType | None = None) -> tuple[int, int]:
+    """The exact worth to team 0 of the position with every card known (the stock's order too), by the core's
+    solver: (value, nodes searched).  The value counts as ``FourCardState.deal_value`` does for seat 0."""
+    result: tuple[int, int] = (lib or core()).four_card_solve(data)
+    return result

@@ -1,0 +1,15 @@
+"""The compiled search core (engine/compiled), built with the C compiler when the package is installed;
+everything else about the package is in pyproject.toml."""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "engine.compiled._core",
+            sources=["engine/compiled/_core.c", "engine/compiled/four_card.c", "engine/compiled/four_card_solve.c"],
+            depends=["engine/compiled/four_card.h"],
+            extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra"],
+        )
+    ]
+)
