@@ -71,7 +71,7 @@ def main() -> None:
         }
         print(json.dumps(line), flush=True)
         core = of(find_variant(name))
-        if core is not None and not options and name not in cores_done:
+        if core is not None and name not in cores_done:  # once per game, beside its first configuration
             cores_done.add(name)
             print(json.dumps(core_line(core, name, args.deals * 50, args.repeat, pure_cpu)), flush=True)
 

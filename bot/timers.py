@@ -3,16 +3,12 @@ half time; on expiry the computer moves for him, and after two in a row keeps hi
 
 from __future__ import annotations
 
-import logging
-
 from bot.clock import Clock, Handle
 from bot.computers import Computers
 from bot.events import TurnMissed
 from bot.live import Live, LiveGames
 from bot.notify import Notifier
 from bot.table import Table
-
-log = logging.getLogger(__name__)
 
 
 class TurnTimers:

@@ -31,7 +31,6 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
         self._virtual = 0.0
         self._outside = 0  # executor calls not yet answered
         self.holds: list[Callable[[], bool]] = [working]  # outside work under way: time waits for it
-        self.jumps = 0  # how often the clock moved on (for the curious)
         # A timer within the resolution of now would run without the time moving, and one that waits for a
         # moment a hair ahead (a budget's next token) would wait again at once, for ever.
         self._clock_resolution = 0.0
@@ -56,7 +55,6 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
         if base._scheduled:
             target = min(target, base._scheduled[0].when())
         self._virtual = max(math.nextafter(target, math.inf), math.nextafter(self._virtual, math.inf))
-        self.jumps += 1
 
     def run_in_executor(
         self, executor: Executor | None, func: Callable[[*Ts], T], *args: *Ts

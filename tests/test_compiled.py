@@ -36,14 +36,21 @@ def two_molodkas(rng: random.Random) -> Layout:
     rng.shuffle(deck)
     first, second = rng.sample(range(4), 2)
     suits = rng.sample(list(Suit), 2)
+    hands, rest = four_of_a_suit(deck, [(first, suits[0]), (second, suits[1])])
+    return Layout(tuple(tuple(h) for h in hands), tuple(rest), rng.randrange(4, 16))
+
+
+def four_of_a_suit(cards: list[Card], holders: list[tuple[int, Suit]]) -> tuple[list[list[Card]], list[Card]]:
+    """Four hands of four from ``cards`` (in their order) in which each holder's seat has four of his suit;
+    the hands, and the cards left over."""
     hands: list[list[Card]] = [[], [], [], []]
-    for seat, suit in ((first, suits[0]), (second, suits[1])):
-        hands[seat] = [c for c in deck if c.suit is suit][:4]
-    rest = [c for c in deck if not any(c in h for h in hands)]
+    for seat, suit in holders:
+        hands[seat] = [c for c in cards if c.suit is suit][:4]
+    rest = [c for c in cards if not any(c in h for h in hands)]
     for seat in range(4):
         while len(hands[seat]) < 4:
             hands[seat].append(rest.pop())
-    return Layout(tuple(tuple(h) for h in hands), tuple(rest), rng.randrange(4, 16))
+    return hands, rest
 
 
 def differences(deals: int, seed: int, lib: ModuleType | None = None, *, stacked: bool = False) -> list[str]:
@@ -230,13 +237,7 @@ def molodka_endgames(count: int, seed: int) -> list[FourCardState]:
         rng.shuffle(cards)
         suits = [suit for suit in Suit if sum(c.suit is suit for c in cards) >= 4]
         holders = rng.sample([seat for seat in range(4) if seat != leader], min(len(suits), rng.choice((1, 2))))
-        hands: list[list[Card]] = [[], [], [], []]
-        for seat, suit in zip(holders, suits, strict=False):
-            hands[seat] = [c for c in cards if c.suit is suit][:4]
-        rest = [c for c in cards if not any(c in h for h in hands)]
-        for seat in range(4):
-            while len(hands[seat]) < 4:
-                hands[seat].append(rest.pop())
+        hands, _ = four_of_a_suit(cards, list(zip(holders, suits, strict=False)))
         state.hands = [sorted(h) for h in hands]
         state._cache.clear()
         leads = [a for a in state.legal_actions(leader) if a.kind is Kind.LEAD and len(a.cards) == 3]
