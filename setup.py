@@ -7,8 +7,14 @@ setup(
     ext_modules=[
         Extension(
             "engine.compiled._core",
-            sources=["engine/compiled/_core.c", "engine/compiled/four_card.c", "engine/compiled/four_card_solve.c"],
-            depends=["engine/compiled/four_card.h"],
+            sources=[
+                "engine/compiled/_core.c",
+                "engine/compiled/four_card.c",
+                "engine/compiled/four_card_solve.c",
+                "engine/compiled/classic.c",
+                "engine/compiled/classic_solve.c",
+            ],
+            depends=["engine/compiled/four_card.h", "engine/compiled/classic.h"],
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra"],
         )
     ]

@@ -327,6 +327,7 @@ VARIANT = register(
         players=(4,),
         deck=DECK_36,
         card_points=tuple(POINTS),
+        core="engine.compiled.classic",
         aliases=("классика", "klassik", "классический", "klasický", "klasicky"),
     )
 )

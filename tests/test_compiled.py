@@ -113,7 +113,7 @@ MUTANTS = {  # rule: (the core's file, what it says, a plausible mistake)
     "F14": ("four_card.c", "if (tricks == 0) return 6;", "if (tricks <= 1) return 6;"),
     "solver: F14": ("four_card_solve.c", "return a - b - 15 * (score[0] - score[1]);", "return a - b;"),
 }
-SOURCE_FILES = ("_core.c", "four_card.c", "four_card_solve.c", "four_card.h")
+SOURCE_FILES = tuple(sorted(p.name for p in SOURCES.iterdir() if p.suffix in (".c", ".h")))
 
 
 def build(source_dir: Path, out: Path) -> ModuleType:
@@ -138,15 +138,19 @@ def build(source_dir: Path, out: Path) -> ModuleType:
     return module
 
 
-@pytest.mark.parametrize("rule", sorted(MUTANTS))
-def test_a_rule_bug_planted_in_the_core_fails_the_comparison(rule: str, tmp_path: Path) -> None:
-    file, original, mistake = MUTANTS[rule]
+def plant(file: str, original: str, mistake: str, tmp_path: Path) -> ModuleType:
+    """A build of the core with one mistake planted in a copy of its sources."""
     for name in SOURCE_FILES:
         shutil.copy(SOURCES / name, tmp_path / name)
     code = (tmp_path / file).read_text()
     assert code.count(original) == 1, f"the core no longer says {original!r}: update the mutant"
     (tmp_path / file).write_text(code.replace(original, mistake))
-    mutant = build(tmp_path, tmp_path)
+    return build(tmp_path, tmp_path)
+
+
+@pytest.mark.parametrize("rule", sorted(MUTANTS))
+def test_a_rule_bug_planted_in_the_core_fails_the_comparison(rule: str, tmp_path: Path) -> None:
+    mutant = plant(*MUTANTS[rule], tmp_path)
 
     def seen() -> bool:
         solved = [fc.solve(fc.encode(fc.position(state)), mutant)[0] for state, _ in SOLVED()]

@@ -3,9 +3,10 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "classic.h"
 #include "four_card.h"
 
-enum { FC_WORDS = 49 };
+enum { FC_WORDS = 49, CL_WORDS = 25 };
 
 static int unpack(PyObject *data, FourCard *s) {
     char *bytes;
@@ -101,14 +102,17 @@ static PyObject *four_card_defeat_points(PyObject *self, PyObject *args) {
     return PyLong_FromLong(fc_defeat_points(points, tricks));
 }
 
-static PyObject *four_card_solve(PyObject *self, PyObject *arg) {
+static PyObject *four_card_solve(PyObject *self, PyObject *args) {
     (void)self;
+    PyObject *data;
+    int passed = 0, same_world = 0;
+    if (!PyArg_ParseTuple(args, "S|ip", &data, &passed, &same_world)) return NULL;
     FourCard s;
-    if (unpack(arg, &s) < 0) return NULL;
+    if (unpack(data, &s) < 0) return NULL;
     long nodes = 0;
     int value;
     Py_BEGIN_ALLOW_THREADS
-    value = fc_solve(&s, &nodes);
+    value = fc_solve(&s, passed, same_world, &nodes);
     Py_END_ALLOW_THREADS
     if (value == -32768) return PyErr_NoMemory();
     return Py_BuildValue("(il)", value, nodes);
@@ -126,14 +130,121 @@ static PyObject *four_card_random_deals(PyObject *self, PyObject *args) {
     return Py_BuildValue("(lll)", actions, totals[0], totals[1]);
 }
 
+/* Classic Kozel: the layout is engine/compiled/classic.py's. */
+static int unpack_classic(PyObject *data, Classic *s) {
+    char *bytes;
+    Py_ssize_t size;
+    if (PyBytes_AsStringAndSize(data, &bytes, &size) < 0) return -1;
+    if (size != CL_WORDS * 8) {
+        PyErr_Format(PyExc_ValueError, "a classic position is %d bytes, not %zd", CL_WORDS * 8, size);
+        return -1;
+    }
+    int64_t w[CL_WORDS];
+    memcpy(w, bytes, sizeof w);
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < 4; i++) s->hand[i] = (uint64_t)w[i];
+    s->to_move = (int)w[4], s->nplays = (int)w[5];
+    if (s->nplays < 0 || s->nplays > 3 || s->to_move < 0 || s->to_move > 3) {
+        PyErr_SetString(PyExc_ValueError, "not a classic position");
+        return -1;
+    }
+    for (int i = 0; i < 4; i++) {
+        s->play_seat[i] = (int)w[6 + i], s->play_card[i] = (int)w[10 + i];
+        if (s->play_card[i] < 0 || s->play_card[i] > 63) {
+            PyErr_SetString(PyExc_ValueError, "a card is a code from 0 to 63");
+            return -1;
+        }
+    }
+    s->banned = (int)w[14], s->ace_lead = (int)w[15];
+    s->points[0] = (int)w[16], s->points[1] = (int)w[17], s->tricks[0] = (int)w[18], s->tricks[1] = (int)w[19];
+    s->eggs_pending = (int)w[20], s->lose_series = (int)w[21], s->over = (int)w[22];
+    s->score[0] = (int)w[23], s->score[1] = (int)w[24];
+    return 0;
+}
+
+static PyObject *pack_classic(const Classic *s) {
+    int64_t w[CL_WORDS] = {0};
+    for (int i = 0; i < 4; i++) w[i] = (int64_t)s->hand[i];
+    w[4] = s->to_move, w[5] = s->nplays;
+    for (int i = 0; i < s->nplays; i++) w[6 + i] = s->play_seat[i], w[10 + i] = s->play_card[i];
+    w[14] = s->banned, w[15] = s->ace_lead;
+    w[16] = s->points[0], w[17] = s->points[1], w[18] = s->tricks[0], w[19] = s->tricks[1];
+    w[20] = s->eggs_pending, w[21] = s->lose_series, w[22] = s->over, w[23] = s->score[0], w[24] = s->score[1];
+    return PyBytes_FromStringAndSize((const char *)w, sizeof w);
+}
+
+static PyObject *classic_legal(PyObject *self, PyObject *arg) {
+    (void)self;
+    Classic s;
+    if (unpack_classic(arg, &s) < 0) return NULL;
+    int cards[CL_MAX_ACTIONS], n = cl_legal(&s, cards);
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(cards[i]));
+    return list;
+}
+
+static PyObject *classic_step(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *data;
+    int card;
+    if (!PyArg_ParseTuple(args, "Si", &data, &card)) return NULL;
+    Classic s;
+    if (unpack_classic(data, &s) < 0) return NULL;
+    int cards[CL_MAX_ACTIONS], n = cl_legal(&s, cards), found = 0;
+    for (int i = 0; i < n; i++) found |= cards[i] == card;
+    if (!found) {
+        PyErr_SetString(PyExc_ValueError, "not a legal card in this position");
+        return NULL;
+    }
+    int over = cl_apply(&s, card);
+    PyObject *packed = pack_classic(&s);
+    if (!packed) return NULL;
+    return Py_BuildValue("(NO)", packed, over ? Py_True : Py_False);
+}
+
+static PyObject *classic_solve(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *data;
+    int same_world = 0;
+    if (!PyArg_ParseTuple(args, "S|p", &data, &same_world)) return NULL;
+    Classic s;
+    if (unpack_classic(data, &s) < 0) return NULL;
+    long nodes = 0;
+    int value;
+    Py_BEGIN_ALLOW_THREADS
+    value = cl_solve(&s, same_world, &nodes);
+    Py_END_ALLOW_THREADS
+    if (value == -32768) return PyErr_NoMemory();
+    return Py_BuildValue("(il)", value, nodes);
+}
+
+static PyObject *classic_random_deals(PyObject *self, PyObject *args) {
+    (void)self;
+    long deals;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "lK", &deals, &seed)) return NULL;
+    long totals[2] = {0, 0}, actions;
+    Py_BEGIN_ALLOW_THREADS
+    actions = cl_random_deals(deals, seed, totals);
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("(lll)", actions, totals[0], totals[1]);
+}
+
 static PyMethodDef methods[] = {
     {"four_card_legal", four_card_legal, METH_O, "Every seat's legal actions: (seat, kind, card mask)."},
     {"four_card_step", four_card_step, METH_VARARGS, "Apply a legal action: (position, deal over)."},
     {"four_card_defeat_points", four_card_defeat_points, METH_VARARGS, "F14: the losing team's points."},
-    {"four_card_solve", four_card_solve, METH_O,
+    {"four_card_solve", four_card_solve, METH_VARARGS,
      "The exact value to team 0 of a position with every card known: (value, nodes searched)."},
     {"four_card_random_deals", four_card_random_deals, METH_VARARGS,
      "Random deals from random shuffles: (actions, card points of team 0, of team 1)."},
+    {"classic_legal", classic_legal, METH_O, "The cards the seat to move may play."},
+    {"classic_step", classic_step, METH_VARARGS, "Play a legal card: (position, deal over)."},
+    {"classic_solve", classic_solve, METH_VARARGS,
+     "The exact value to team 0 of a position with every card known: (value, nodes searched)."},
+    {"classic_random_deals", classic_random_deals, METH_VARARGS,
+     "Random deals from random shuffles: (cards played, card points of team 0, of team 1)."},
     {NULL, NULL, 0, NULL},
 };
 

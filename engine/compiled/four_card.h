@@ -27,6 +27,9 @@ int fc_card_points(uint64_t cards);
 int fc_defeat_points(int points, int tricks);
 long fc_random_deals(long deals, uint64_t seed, long totals[2]);
 int fc_deal_value(const FourCard *s); /* the deal's worth to team 0 once it is over */
-int fc_solve(const FourCard *s, long *nodes); /* the exact value to team 0 of a position with every card known */
+/* The exact value to team 0 of a position with every card known; ``passed``: the seats that let the next action
+ * happen without a molodka out of turn; ``same_world``: the position has the previous solve's stock order, so
+ * the transposition table's entries still hold. */
+int fc_solve(const FourCard *s, int passed, int same_world, long *nodes);
 
 #endif

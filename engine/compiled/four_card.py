@@ -10,6 +10,7 @@ from typing import NamedTuple
 from engine.actions import Action, Kind
 from engine.cards import Card
 from engine.compiled import core
+from engine.core import GameState
 from engine.four_card import FourCardState, card_points
 
 KINDS = (Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.MOLODKA)  # the core's kind numbers, in order
@@ -119,8 +120,26 @@ def random_deals(deals: int, seed: int) -> tuple[int, int, int]:
     return result
 
 
-def solve(data: bytes, lib: ModuleType | None = None) -> tuple[int, int]:
+def solve(data: bytes, lib: ModuleType | None = None, passed: int = 0, same_world: bool = False) -> tuple[int, int]:
     """The exact worth to team 0 of the position with every card known (the stock's order too), by the core's
-    solver: (value, nodes searched).  The value counts as ``FourCardState.deal_value`` does for seat 0."""
-    result: tuple[int, int] = (lib or core()).four_card_solve(data)
+    solver: (value, nodes searched).  The value counts as ``FourCardState.deal_value`` does for seat 0.
+    ``passed``: a mask of the seats that let the next action happen without a molodka out of turn;
+    ``same_world``: the position is of the same world (the stock's order) as the previous solve's, whose
+    transposition table then still holds."""
+    result: tuple[int, int] = (lib or core()).four_card_solve(data, passed, same_world)
     return result
+
+
+# --- for the search over sampled worlds (engine.compiled.Solver) -------------------------------------------
+
+
+def solvable(state: GameState) -> bool:
+    """Once the stock is drawn, a solve takes milliseconds; with cards still to draw it can take seconds."""
+    assert isinstance(state, FourCardState)
+    return not state.stock
+
+
+def worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
+    assert isinstance(state, FourCardState)
+    value, _ = solve(encode(position(state)), passed=1 << seat if waiting else 0, same_world=same_world)
+    return value if seat % 2 == 0 else -value

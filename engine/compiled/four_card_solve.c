@@ -17,6 +17,7 @@ typedef struct {
     uint32_t solve; /* which solve stored it: the others' entries count as empty */
     int16_t value;
     uint8_t flag;
+    uint8_t move; /* the index of the best action found, tried first when the position comes again */
 } Entry;
 
 static Entry *table;
@@ -34,7 +35,8 @@ static uint64_t key_of(const FourCard *s, int passed) {
     for (int i = 0; i < 4; i++) h = mix(h, s->hand[i]);
     for (int i = 0; i < s->nplays; i++)
         h = mix(h, s->plays[i].cards ^ ((uint64_t)s->plays[i].seat << 62) ^ ((uint64_t)s->plays[i].kind << 60));
-    uint64_t small = (uint64_t)s->stock_pos | (uint64_t)s->to_move << 5 | (uint64_t)s->trick_leader << 7 |
+    /* one world's stock is drawn from the front, so what is left of it is given by its length */
+    uint64_t small = (uint64_t)(s->stock_len - s->stock_pos) | (uint64_t)s->to_move << 5 | (uint64_t)s->trick_leader << 7 |
                      (uint64_t)(s->lead_seat + 1) << 9 | (uint64_t)s->molodka << 12 | (uint64_t)(s->top + 1) << 13 |
                      (uint64_t)s->answered << 16 | (uint64_t)s->nplays << 18 | (uint64_t)passed << 21 |
                      (uint64_t)s->points[0] << 25 | (uint64_t)s->tricks[0] << 33 | (uint64_t)s->tricks[1] << 38;
@@ -56,7 +58,9 @@ static int search(const FourCard *s, int passed, int alpha, int beta) {
     nodes++;
     uint64_t key = key_of(s, passed);
     Entry *e = &table[key & table_mask];
+    int first = -1;
     if (e->solve == solve_no && e->key == key) {
+        first = e->move;
         if (e->flag == EXACT) return e->value;
         if (e->flag == LOWER && e->value >= beta) return e->value;
         if (e->flag == UPPER && e->value <= alpha) return e->value;
@@ -80,9 +84,11 @@ static int search(const FourCard *s, int passed, int alpha, int beta) {
             if (all[i].seat == actor && all[i].kind == FC_DISCARD) mine[count++] = all[i];
     }
     int maximize = actor % 2 == 0, original_alpha = alpha, original_beta = beta;
-    int best = maximize ? -10000 : 10000;
-    for (int i = 0; i <= count; i++) {
-        int value;
+    int best = maximize ? -10000 : 10000, best_move = 0;
+    if (first > count || (first == count && !interrupt)) first = -1;
+    for (int j = first < 0 ? 0 : -1; j <= count; j++) {
+        int i = j < 0 ? first : j, value;
+        if (j >= 0 && i == first) continue;
         if (i == count) { /* the interrupting seat lets the play go on */
             if (!interrupt) break;
             value = search(s, passed | 1 << actor, alpha, beta);
@@ -90,25 +96,25 @@ static int search(const FourCard *s, int passed, int alpha, int beta) {
             FourCard next = *s;
             value = fc_apply(&next, mine[i]) ? fc_deal_value(&next) : search(&next, 0, alpha, beta);
         }
-        if (maximize ? value > best : value < best) best = value;
+        if (maximize ? value > best : value < best) best = value, best_move = i;
         if (maximize && best > alpha) alpha = best;
         if (!maximize && best < beta) beta = best;
         if (alpha >= beta) break;
     }
-    e->key = key, e->value = (int16_t)best, e->solve = solve_no;
+    e->key = key, e->value = (int16_t)best, e->solve = solve_no, e->move = (uint8_t)best_move;
     e->flag = best <= original_alpha ? UPPER : best >= original_beta ? LOWER : EXACT;
     return best;
 }
 
-int fc_solve(const FourCard *s, long *searched) {
+int fc_solve(const FourCard *s, int passed, int same_world, long *searched) {
     if (!table) {
         table_mask = (1u << 20) - 1; /* 16 MB, made once per process */
         table = calloc(table_mask + 1, sizeof *table);
         if (!table) return -32768;
     }
-    solve_no++;
+    if (!same_world || solve_no == 0) solve_no++; /* the table's entries hold for one world's stock order */
     nodes = 0;
-    int value = search(s, 0, -10000, 10000);
+    int value = search(s, passed & 15, -10000, 10000);
     if (searched) *searched = nodes;
     return value;
 }

@@ -34,6 +34,7 @@ from typing import ClassVar, Protocol
 from engine.actions import Action
 from engine.core import GameState, View
 from engine.players.basic import CHOICES, Table
+from engine.players.expert import ExpertPlayer
 from engine.players.flat import FlatSearch
 from engine.players.search import EXTRAS, SearchPlayer, candidates, finish, record
 from engine.players.worlds import Knowledge, SamplingError
@@ -41,6 +42,7 @@ from engine.players.worlds import Knowledge, SamplingError
 __all__ = [
     "LEVELS",
     "BasicPlayer",
+    "ExpertPlayer",
     "Player",
     "RandomPlayer",
     "SamplingError",
@@ -159,11 +161,12 @@ class StrongLevel:
         return player.choose(view, rng)
 
 
-LEVELS: dict[str, type[RandomPlayer] | type[BasicPlayer] | type[StrongLevel] | type[StrongPlayer]] = {
+LEVELS: dict[str, type[Player]] = {
     "random": RandomPlayer,
     "basic": BasicPlayer,
     "strong": StrongLevel,
     "strong1": StrongPlayer,
+    "expert": ExpertPlayer,
 }
 PLAYOUTS_PER_WORLD = 4  # ``max_worlds`` for the tree search: about the playouts one world costs ``strong1``
 
@@ -186,6 +189,8 @@ def find_player(
         )
     if level == "strong1":
         return StrongPlayer(budget=budget, max_worlds=max_worlds)
+    if level == "expert":
+        return ExpertPlayer(budget=budget, max_worlds=max_worlds)
     if level in LEVELS:
         return LEVELS[level]()
     raise ValueError(f"unknown computer level {level!r}; known: {', '.join(LEVELS)}")

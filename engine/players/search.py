@@ -91,16 +91,20 @@ def likelihood(world: GameState, seat: int) -> float:
     return weight
 
 
+def heuristic_step(state: GameState) -> None:
+    """The seat to move plays the basic heuristics' action (a playout's step)."""
+    mover = state.to_move
+    assert mover is not None
+    action = CHOICES[state.VARIANT](Table.of_state(state, mover), True)
+    if action is None:
+        action = next(a for a in state.legal_actions(mover) if a.kind not in EXTRAS)
+    state.apply(action)
+
+
 def finish(state: GameState, deal: int) -> list[float]:
     """Play deal number ``deal`` to its end with the heuristics for every seat: its value for each seat."""
-    choose = CHOICES[state.VARIANT]
     while len(state.deals) == deal and state.outcome is None:
-        mover = state.to_move
-        assert mover is not None
-        action = choose(Table.of_state(state, mover), True)
-        if action is None:
-            action = next(a for a in state.legal_actions(mover) if a.kind not in EXTRAS)
-        state.apply(action)
+        heuristic_step(state)
     result = state.deals[deal]
     return [state.deal_value(result, s) for s in range(state.num_players)]
 

@@ -1,0 +1,128 @@
+"""Classic Kozel between the pure engine and the compiled core: a position in card play as the core reads it.
+
+The core plays the cards (C8-C13); the announcements before the first lead (C6 redeal, C7 going out of trumps
+and the card given back) are the pure engine's, and a search applies them there before it asks the core.
+"""
+
+from __future__ import annotations
+
+from array import array
+from types import ModuleType
+from typing import NamedTuple
+
+from engine.cards import Card
+from engine.classic import ClassicState, card_points
+from engine.compiled import core
+from engine.compiled.four_card import cards_of, mask
+from engine.core import GameState
+
+WORDS = 25  # int64 values in a position (engine/compiled/_core.c reads them in this order)
+
+
+class Position(NamedTuple):
+    """What the core knows of a deal in card play, in the pure engine's terms (for comparing the two)."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    to_move: int
+    trick: tuple[tuple[int, Card], ...]  # (seat, card) in order
+    banned: tuple[int, ...]  # C9
+    ace_lead: bool  # C8
+    points: tuple[int, int]
+    tricks: tuple[int, int]
+    eggs_pending: int
+    lose_series: bool
+    over: bool = False
+    score: tuple[int, int] = (0, 0)
+
+
+def in_card_play(state: ClassicState) -> bool:
+    """Whether the core can take the deal from here: cards are being played, nothing is owed back (C7)."""
+    return state.to_move is not None and state.giving_back < 0 and state.outcome is None
+
+
+def position(state: ClassicState) -> Position:
+    """The pure engine's state as a ``Position`` (in card play: ``in_card_play``)."""
+    assert state.to_move is not None and in_card_play(state)
+    return Position(
+        hands=tuple(tuple(sorted(h)) for h in state.hands),
+        to_move=state.to_move,
+        trick=tuple((a.seat, a.cards[0]) for a in state.trick),
+        banned=tuple(sorted(state.banned)),
+        ace_lead=state.deal_no == 0 and not state.tricks_done and not state.trick,
+        points=(card_points(state.piles[0]), card_points(state.piles[1])),
+        tricks=(state.tricks_taken[0], state.tricks_taken[1]),
+        eggs_pending=state.eggs_pending,
+        lose_series=state.options.all_tricks == "lose_series",
+    )
+
+
+def encode(p: Position) -> bytes:
+    plays = [*p.trick, *[(0, 0)] * (4 - len(p.trick))]
+    words = [mask(h) for h in p.hands]
+    words += [p.to_move, len(p.trick), *[seat for seat, _ in plays], *[card for _, card in plays]]
+    words += [sum(1 << seat for seat in p.banned), int(p.ace_lead), *p.points, *p.tricks]
+    words += [p.eggs_pending, int(p.lose_series), int(p.over), *p.score]
+    assert len(words) == WORDS
+    return array("q", words).tobytes()
+
+
+def decode(data: bytes) -> Position:
+    w = array("q")
+    w.frombytes(data)
+    return Position(
+        hands=tuple(cards_of(w[i]) for i in range(4)),
+        to_move=w[4],
+        trick=tuple((w[6 + i], Card.from_code(w[10 + i])) for i in range(w[5])),
+        banned=tuple(seat for seat in range(4) if w[14] >> seat & 1),
+        ace_lead=bool(w[15]),
+        points=(w[16], w[17]),
+        tricks=(w[18], w[19]),
+        eggs_pending=w[20],
+        lose_series=bool(w[21]),
+        over=bool(w[22]),
+        score=(w[23], w[24]),
+    )
+
+
+def legal(data: bytes, lib: ModuleType | None = None) -> list[Card]:
+    """The cards the seat to move may play, by the core (``lib``: another build of it)."""
+    return [Card.from_code(code) for code in (lib or core()).classic_legal(data)]
+
+
+def step(data: bytes, card: Card, lib: ModuleType | None = None) -> tuple[bytes, bool]:
+    """The position after the seat to move plays ``card`` (which the core checks is legal), and whether the
+    deal is over."""
+    result: tuple[bytes, bool] = (lib or core()).classic_step(data, int(card))
+    return result
+
+
+def random_deals(deals: int, seed: int) -> tuple[int, int, int]:
+    """Random deals from random shuffles in the core: (cards played, card points of each team)."""
+    result: tuple[int, int, int] = core().classic_random_deals(deals, seed)
+    return result
+
+
+def solve(data: bytes, lib: ModuleType | None = None, same_world: bool = False) -> tuple[int, int]:
+    """The exact worth to team 0 of the position with every card known, by the core's solver: (value, nodes
+    searched).  The value counts as ``ClassicState.deal_value`` does for seat 0."""
+    result: tuple[int, int] = (lib or core()).classic_solve(data, same_world)
+    return result
+
+
+# --- for the search over sampled worlds (engine.compiled.Solver) -------------------------------------------
+
+
+SOLVE_CARDS = 20  # cards left in the hands from which a solve takes milliseconds (bench.solver)
+
+
+def solvable(state: GameState) -> bool:
+    """In card play with at most ``SOLVE_CARDS`` cards left (the announcements not yet made count as not
+    made)."""
+    assert isinstance(state, ClassicState)
+    return in_card_play(state) and sum(map(len, state.hands)) <= SOLVE_CARDS
+
+
+def worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
+    assert isinstance(state, ClassicState)
+    value, _ = solve(encode(position(state)), same_world=same_world)
+    return value if seat % 2 == 0 else -value

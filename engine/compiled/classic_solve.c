@@ -1,0 +1,138 @@
+/* An exact solver of a classic Kozel position with every card known: alpha-beta with a transposition table,
+ * equivalent cards searched once, and the best card found for a position tried first when it comes again.
+ *
+ * The value is the deal's worth to team 0 (seats 0 and 2), as the engine's deal_value counts it: its card
+ * points minus the other team's, plus 15 for each series point more than the other team (C12, C13). */
+#include <stdlib.h>
+
+#include "classic.h"
+
+enum { EXACT = 0, LOWER = 1, UPPER = 2 };
+enum { QUEEN_OF_CLUBS = 1 << 4 | 12, SIX_OF_CLUBS = 1 << 4 | 6 };
+
+typedef struct {
+    uint64_t key;
+    uint32_t solve; /* which solve stored it: the others' entries count as empty */
+    int16_t value;
+    uint8_t flag, card;
+} Entry;
+
+static Entry *table;
+static uint64_t table_mask;
+static uint32_t solve_no;
+static long nodes;
+static int power[64], points[64], esuit_of[64];
+static int below[64]; /* the next card down in the same effective suit, or -1 */
+static int ready;
+
+static void make_tables(void) {
+    int *suit = esuit_of;
+    for (int c = 0; c < 64; c++) {
+        points[c] = cl_card_points(1ULL << c), below[c] = -1;
+        cl_card_info(c, &suit[c], &power[c]);
+    }
+    for (int c = 0; c < 64; c++) {
+        if (suit[c] < 0) continue;
+        for (int d = 0; d < 64; d++)
+            if (suit[d] == suit[c] && power[d] < power[c] && (below[c] < 0 || power[d] > power[below[c]])) below[c] = d;
+    }
+    ready = 1;
+}
+
+static uint64_t mix(uint64_t h, uint64_t x) {
+    h ^= x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 29);
+}
+
+static uint64_t key_of(const Classic *s) {
+    uint64_t h = 0;
+    for (int i = 0; i < 4; i++) h = mix(h, s->hand[i]);
+    for (int i = 0; i < s->nplays; i++) h = mix(h, (uint64_t)s->play_card[i] | (uint64_t)s->play_seat[i] << 6);
+    uint64_t small = (uint64_t)s->to_move | (uint64_t)s->nplays << 2 | (uint64_t)s->banned << 5 |
+                     (uint64_t)s->ace_lead << 9 | (uint64_t)s->points[0] << 10 | (uint64_t)s->points[1] << 18 |
+                     (uint64_t)(s->tricks[0] > 0) << 26 | (uint64_t)(s->tricks[1] > 0) << 27 |
+                     (uint64_t)s->lose_series << 28 | (uint64_t)s->eggs_pending << 29;
+    return mix(h, small);
+}
+
+/* A card the mover may skip: the next live card below it in its suit is his too and worth the same, so the
+ * two play alike (not the queen and the 6 of clubs, whose meeting ends the deal, C12). */
+static int equivalent(const Classic *s, uint64_t live, int card) {
+    if (card == QUEEN_OF_CLUBS || card == SIX_OF_CLUBS) return 0;
+    int d = below[card];
+    while (d >= 0 && !(live >> d & 1)) d = below[d];
+    return d >= 0 && (s->hand[s->to_move] >> d & 1) && points[d] == points[card] && d != QUEEN_OF_CLUBS &&
+           d != SIX_OF_CLUBS;
+}
+
+static int search(const Classic *s, int alpha, int beta) {
+    nodes++;
+    uint64_t key = key_of(s);
+    Entry *e = &table[key & table_mask];
+    int first = -1;
+    if (e->solve == solve_no && e->key == key) {
+        first = e->card;
+        if (e->flag == EXACT) return e->value;
+        if (e->flag == LOWER && e->value >= beta) return e->value;
+        if (e->flag == UPPER && e->value <= alpha) return e->value;
+    }
+    int all[CL_MAX_ACTIONS], cards[CL_MAX_ACTIONS + 1], n = cl_legal(s, all), count = 0;
+    uint64_t live = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3];
+    for (int i = 0; i < s->nplays; i++) live |= 1ULL << s->play_card[i];
+    for (int i = 0; i < n; i++)
+        if (all[i] == first || !equivalent(s, live, all[i])) cards[count++] = all[i];
+    /* likely best first: the known best; on a trick partner holds, the dearest card; on a trick that can be won,
+     * the dearest winning card; else the cheapest (a lead: the strongest) */
+    int order[CL_MAX_ACTIONS + 1], win_power = -1, partner_wins = 0, led = -1;
+    if (s->nplays) {
+        int leader_power = -1, holder = s->play_seat[0];
+        led = esuit_of[s->play_card[0]];
+        for (int i = 0; i < s->nplays; i++) {
+            int c = s->play_card[i];
+            if ((esuit_of[c] == led || esuit_of[c] == 4) && power[c] > leader_power) leader_power = power[c], holder = s->play_seat[i];
+        }
+        win_power = leader_power, partner_wins = holder % 2 == s->to_move % 2;
+    }
+    for (int i = 0; i < count; i++) {
+        int c = cards[i], o;
+        if (c == first) o = 10000;
+        else if (!s->nplays) o = power[c];
+        else if (partner_wins) o = 100 * points[c] - power[c];
+        else if ((esuit_of[c] == led || esuit_of[c] == 4) && power[c] > win_power) o = 5000 + 100 * points[c] - power[c];
+        else o = -100 * points[c] - power[c];
+        order[i] = o;
+    }
+    for (int i = 1; i < count; i++)
+        for (int j = i; j > 0 && order[j] > order[j - 1]; j--) {
+            int t = order[j]; order[j] = order[j - 1], order[j - 1] = t;
+            t = cards[j]; cards[j] = cards[j - 1], cards[j - 1] = t;
+        }
+    int maximize = s->to_move % 2 == 0, original_alpha = alpha, original_beta = beta;
+    int best = maximize ? -10000 : 10000, best_card = count ? cards[0] : 0;
+    for (int i = 0; i < count; i++) {
+        Classic next = *s;
+        int value = cl_apply(&next, cards[i]) ? cl_deal_value(&next) : search(&next, alpha, beta);
+        if (maximize ? value > best : value < best) best = value, best_card = cards[i];
+        if (maximize && best > alpha) alpha = best;
+        if (!maximize && best < beta) beta = best;
+        if (alpha >= beta) break;
+    }
+    e->key = key, e->value = (int16_t)best, e->solve = solve_no, e->card = (uint8_t)best_card;
+    e->flag = best <= original_alpha ? UPPER : best >= original_beta ? LOWER : EXACT;
+    return best;
+}
+
+int cl_solve(const Classic *s, int same_world, long *searched) {
+    if (!ready) make_tables();
+    if (!table) {
+        table_mask = (1u << 20) - 1; /* 16 MB, made once per process */
+        table = calloc(table_mask + 1, sizeof *table);
+        if (!table) return -32768;
+    }
+    if (!same_world || solve_no == 0) solve_no++;
+    nodes = 0;
+    int value = s->over ? cl_deal_value(s) : search(s, -10000, 10000);
+    if (searched) *searched = nodes;
+    return value;
+}
