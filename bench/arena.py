@@ -72,7 +72,11 @@ def ask(player: Player, state: GameState, seat: int, rng: random.Random, log: Lo
         problem = "did not move on its turn"
     if problem:
         log.failures[player.name] = log.failures.get(player.name, 0) + 1
-        print(f"FAILURE: {player.name} in seat {seat} of {state.VARIANT} seed {state.seed} {problem}", file=sys.stderr)
+        print(
+            f"FAILURE: {player.name} in seat {seat} of {state.VARIANT} {state.options.model_dump()} seed {state.seed} "
+            f"{problem}; the game's actions so far, to replay it: {' '.join(map(str, state.history))}",
+            file=sys.stderr,
+        )
         action = find_player("basic").choose(view, rng)
     return action
 

@@ -1,11 +1,12 @@
-"""The compiled core's exact solver (positions with every card known): seconds per solve and nodes per second.
+"""The compiled core's exact solvers (positions with every card known): seconds per solve and nodes per second.
 
-    python -m bench.solver [--positions N] [--seed S]
+    python -m bench.solver [--positions N] [--seed S] [--games four_card classic]
 
-Four-card Kozel, the one game whose core has a solver so far: positions at the start of a trick of random
-deals (random play up to there), solved from trick ``k``: one JSON line per trick with p50 and p99 of the
-seconds per solve, the mean nodes searched and the nodes per second over all of them.  The stock makes the
-early tricks far larger than the last ones: trick 4 is the first one measured (8 cards left in the stock).
+Positions at the start of a trick of deals played by the basic heuristics up to there, solved from trick
+``k``: one JSON line per game and trick with p50 and p99 of the seconds per solve, the mean nodes searched
+and the nodes per second over all of them.  Four-card Kozel from trick 4 (its stock makes the early tricks far
+larger than the last ones), classic Kozel from tricks 1, 3 and 5 of a second deal (trick 1 with a tenth of
+the positions: a solve there takes seconds).  Each game's core module names its tricks (``BENCH_TRICKS``).
 """
 
 from __future__ import annotations
@@ -18,39 +19,47 @@ import time
 from typing import Any
 
 from engine import find_variant
-from engine.compiled import four_card as fc
-from engine.four_card import FourCardState
+from engine.compiled import of
+from engine.players.search import heuristic_step
+from engine.registry import variant_names
 
-TRICKS = (4, 5, 6, 7)
 
-
-def positions(count: int, trick: int, seed: int) -> list[bytes]:
-    """``count`` four-card positions at the start of trick ``trick`` of random deals."""
-    variant, rng = find_variant("four_card"), random.Random(seed)
+def positions(game: str, count: int, trick: int, seed: int) -> list[bytes]:
+    """``count`` positions at the start of trick ``trick`` of deals played by the heuristics, in card play,
+    in the deal the game's core module names (``BENCH_DEAL``)."""
+    variant, rng = find_variant(game), random.Random(seed)
+    module = of(variant)
+    assert module is not None
     found: list[bytes] = []
     while len(found) < count:
         state = variant.new_game(rng.getrandbits(40), {})
-        assert isinstance(state, FourCardState)
-        while not state.deals and (len(state.tricks_done) < trick - 1 or state.trick):
-            state.apply(rng.choice(state.all_legal_actions()))
-        if not state.deals:
-            found.append(fc.encode(fc.position(state)))
+        while len(state.deals) < module.BENCH_DEAL and state.outcome is None:
+            heuristic_step(state)
+        deal = len(state.deals)
+        while len(state.deals) == deal and (
+            len(state.tricks_done) < trick - 1 or state.trick or not module.solvable(state, cards=99)
+        ):
+            heuristic_step(state)
+        if len(state.deals) == deal:
+            found.append(module.encode_state(state))
     return found
 
 
-def measure(trick: int, count: int, seed: int) -> dict[str, Any]:
+def measure(game: str, trick: int, count: int, seed: int) -> dict[str, Any]:
+    module = of(find_variant(game))
+    assert module is not None
     times, nodes = [], []
-    for data in positions(count, trick, seed + trick):
+    for data in positions(game, max(count // module.BENCH_FEWER.get(trick, 1), 2), trick, seed + trick):
         started = time.perf_counter()
-        _, searched = fc.solve(data)
+        _, searched = module.solve(data)
         times.append(time.perf_counter() - started)
         nodes.append(searched)
     cuts = statistics.quantiles(times, n=100)
     return {
-        "variant": "four_card",
+        "variant": game,
         "engine": "core",
         "solve_from_trick": trick,
-        "positions": count,
+        "positions": len(times),
         "seconds_p50": round(statistics.median(times), 5),
         "seconds_p99": round(cuts[98], 5),
         "nodes_mean": round(statistics.mean(nodes)),
@@ -62,9 +71,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    solved = [name for name in variant_names() if find_variant(name).core]
+    parser.add_argument("--games", nargs="+", default=solved, choices=solved)
     args = parser.parse_args()
-    for trick in TRICKS:
-        print(json.dumps(measure(trick, args.positions, args.seed)), flush=True)
+    for game in args.games:
+        module = of(find_variant(game))
+        assert module is not None
+        for trick in module.BENCH_TRICKS:
+            print(json.dumps(measure(game, trick, args.positions, args.seed)), flush=True)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,10 @@ class Solver(Protocol):
         """Whether an exact solve of the deal from here is affordable in a decision's time."""
         ...
 
+    def encode_state(self, state: GameState) -> bytes:
+        """The state as the core's position."""
+        ...
+
     def worth(self, state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
         """The exact worth of the deal in play to ``seat`` (as ``deal_value`` counts it), every card known;
         ``waiting``: the seat lets the next action happen without acting out of turn; ``same_world``: the

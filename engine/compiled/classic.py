@@ -113,13 +113,21 @@ def solve(data: bytes, lib: ModuleType | None = None, same_world: bool = False) 
 
 
 SOLVE_CARDS = 20  # cards left in the hands from which a solve takes milliseconds (bench.solver)
+BENCH_TRICKS = (1, 3, 5)  # bench.solver: the tricks solved from
+BENCH_DEAL = 1  # bench.solver: the second deal, as the arena plays, so that C7 and C9 are in play
+BENCH_FEWER = {1: 10}  # bench.solver: a solve from trick 1 takes seconds, so a tenth of the positions
 
 
-def solvable(state: GameState) -> bool:
-    """In card play with at most ``SOLVE_CARDS`` cards left (the announcements not yet made count as not
-    made)."""
+def encode_state(state: GameState) -> bytes:
     assert isinstance(state, ClassicState)
-    return in_card_play(state) and sum(map(len, state.hands)) <= SOLVE_CARDS
+    return encode(position(state))
+
+
+def solvable(state: GameState, cards: int = SOLVE_CARDS) -> bool:
+    """In card play with at most ``cards`` cards left in the hands (the announcements not yet made count as
+    not made)."""
+    assert isinstance(state, ClassicState)
+    return in_card_play(state) and sum(map(len, state.hands)) <= cards
 
 
 def worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:

@@ -133,10 +133,21 @@ def solve(data: bytes, lib: ModuleType | None = None, passed: int = 0, same_worl
 # --- for the search over sampled worlds (engine.compiled.Solver) -------------------------------------------
 
 
-def solvable(state: GameState) -> bool:
-    """Once the stock is drawn, a solve takes milliseconds; with cards still to draw it can take seconds."""
+BENCH_TRICKS = (4, 5, 6, 7)  # bench.solver: the tricks solved from (earlier ones take seconds to minutes)
+BENCH_DEAL = 0  # bench.solver: the deal its positions come from
+BENCH_FEWER: dict[int, int] = {}  # bench.solver: tricks measured on fewer positions (divided by this)
+
+
+def encode_state(state: GameState) -> bytes:
     assert isinstance(state, FourCardState)
-    return not state.stock
+    return encode(position(state))
+
+
+def solvable(state: GameState, cards: int = 0) -> bool:
+    """Once the stock is drawn (``cards``: the stock may still hold that many), a solve takes milliseconds;
+    with cards still to draw it can take seconds."""
+    assert isinstance(state, FourCardState)
+    return len(state.stock) <= cards
 
 
 def worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:

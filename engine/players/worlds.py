@@ -31,6 +31,9 @@ from engine.four_card import FourCardState
 from engine.registry import find_variant
 
 
+GREEDY_ATTEMPTS = 20  # greedy placements tried before the matching, which is slower but always finds one
+
+
 class SamplingError(ValueError):
     """No placement of the hidden cards agrees with the view (a bug: the real deal is one)."""
 
@@ -156,8 +159,10 @@ class Knowledge:
 
     # --- sampling ---------------------------------------------------------------------------------------
 
-    def sample(self, rng: random.Random, attempts: int = 50) -> None:
-        """Place every hidden card in a slot, most constrained cards first; retry on a dead end."""
+    def sample(self, rng: random.Random, attempts: int = GREEDY_ATTEMPTS) -> None:
+        """Place every hidden card in a slot: greedily, most constrained cards first, a few times; where the
+        constraints are tight enough for that to keep failing, by a matching, which finds a placement
+        whenever one exists."""
         cards = list(self.unknown)
         for _ in range(attempts):
             rng.shuffle(cards)
@@ -166,7 +171,7 @@ class Knowledge:
                 slot.cards = []
             if all(self._place(card, rng) for card in cards):
                 return
-        raise SamplingError("no placement of the hidden cards agrees with the view")
+        self._match(cards, rng)
 
     def _place(self, card: Card, rng: random.Random) -> bool:
         open_slots = [s for s in self.eligible[card] if len(s.cards) < s.capacity]
@@ -176,9 +181,37 @@ class Knowledge:
         rng.choices(open_slots, weights)[0].cards.append(card)
         return True
 
-    def world(self, rng: random.Random) -> GameState:
-        """A complete state that agrees with the view, its hidden cards freshly sampled."""
-        self.sample(rng)
+    def _match(self, cards: list[Card], rng: random.Random) -> None:
+        """A placement as a maximum bipartite matching of cards to the slots' places (augmenting paths), the
+        cards and each card's slots taken in random order."""
+        for slot in self.slots:
+            slot.cards = []
+        rng.shuffle(cards)
+        for card in cards:
+            if not self._augment(card, set(), rng):
+                raise SamplingError("no placement of the hidden cards agrees with the view")
+
+    def _augment(self, card: Card, visited: set[int], rng: random.Random) -> bool:
+        slots = list(self.eligible[card])
+        rng.shuffle(slots)
+        for slot in slots:
+            if len(slot.cards) < slot.capacity:
+                slot.cards.append(card)
+                return True
+        for slot in slots:
+            if id(slot) in visited:
+                continue
+            visited.add(id(slot))
+            for i, other in enumerate(slot.cards):
+                if self._augment(other, visited, rng):
+                    slot.cards[i] = card
+                    return True
+        return False
+
+    def world(self, rng: random.Random, attempts: int = GREEDY_ATTEMPTS) -> GameState:
+        """A complete state that agrees with the view, its hidden cards freshly sampled (``attempts``: greedy
+        placements tried before the matching)."""
+        self.sample(rng, attempts)
         view = self.view
         hands = [
             sorted(self.fixed[s] + (slot.cards if slot is not None else [])) for s, slot in enumerate(self.hand_slots)
