@@ -13,8 +13,10 @@ setup(
                 "engine/compiled/four_card_solve.c",
                 "engine/compiled/classic.c",
                 "engine/compiled/classic_solve.c",
+                "engine/compiled/czech.c",
+                "engine/compiled/czech_solve.c",
             ],
-            depends=["engine/compiled/four_card.h", "engine/compiled/classic.h"],
+            depends=["engine/compiled/four_card.h", "engine/compiled/classic.h", "engine/compiled/czech.h"],
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra"],
         )
     ]

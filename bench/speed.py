@@ -55,7 +55,6 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=3000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    cores_done: set[str] = set()
     for name, options in CONFIGS:
         runs = [timed(name, args.deals, seed, options) for seed in range(args.repeat)]
         best = max(runs, key=lambda r: r["deals_per_second"])
@@ -71,25 +70,27 @@ def main() -> None:
         }
         print(json.dumps(line), flush=True)
         core = of(find_variant(name))
-        if core is not None and name not in cores_done:  # once per game, beside its first configuration
-            cores_done.add(name)
-            print(json.dumps(core_line(core, name, args.deals * 50, args.repeat, pure_cpu)), flush=True)
+        if core is not None and core.plays_random(options):
+            figures = core_line(core, name, options, deals=args.deals * 50, repeat=args.repeat, pure_cpu=pure_cpu)
+            print(json.dumps(figures), flush=True)
 
 
-def core_line(core: Any, name: str, deals: int, repeat: int, pure_cpu: float) -> dict[str, Any]:
+def core_line(
+    core: Any, name: str, options: dict[str, Any], *, deals: int, repeat: int, pure_cpu: float
+) -> dict[str, Any]:
     """The compiled core's random deals, best of ``repeat`` runs, beside the pure engine's CPU figure."""
     best_wall = best_cpu = 0.0
     actions = 0
     for seed in range(repeat):
         wall, cpu = time.perf_counter(), time.process_time()
-        actions, *_ = core.random_deals(deals, seed + 1)
+        actions = core.random_play(deals, seed + 1, options)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         best_wall, best_cpu = max(best_wall, deals / wall), max(best_cpu, deals / cpu if cpu else 0.0)
     ratio = best_cpu / pure_cpu if pure_cpu else None
     return {
         "variant": name,
         "engine": "core",
-        "options": {},
+        "options": options,
         "deals": deals,
         "deals_per_second": round(best_wall, 1),
         "cpu_deals_per_second": round(best_cpu, 1),

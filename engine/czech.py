@@ -196,6 +196,7 @@ VARIANT = register(
         players=(3, 4, 5, 6),
         deck=DECK,
         card_points=tuple(PENALTY),
+        core="engine.compiled.czech",
         aliases=("cz", "чешский", "чех", "cesky", "český"),
     )
 )

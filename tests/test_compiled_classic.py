@@ -131,7 +131,7 @@ def reference_value(state: ClassicState, memo: dict[bytes, int] | None = None) -
         for action in state.legal_actions(state.to_move):
             if action.kind is not Kind.PLAY:
                 continue
-            child = state.clone()
+            child = state.fork()
             before = len(child.deals)
             child.apply(action)
             if len(child.deals) > before:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from itertools import count
 
@@ -60,9 +61,11 @@ def test_expert_plays_two_deals_legally(variant: str, options: dict[str, object]
             pytest.fail("nobody acted")
 
 
-def test_expert_has_no_play_in_a_game_whose_core_is_still_to_come() -> None:
-    """Czech Kozel has no solver yet: the expert says so rather than play as another level."""
-    state = find_variant("czech").new_game(4, {"players": 4})
+def test_expert_has_no_play_in_a_game_without_a_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game registered without a compiled core has no expert: it says so rather than play as another level."""
+    czech = find_variant("czech")
+    monkeypatch.setattr("engine.compiled.find_variant", lambda name: dataclasses.replace(czech, core=None))
+    state = czech.new_game(4, {"players": 4})
     seat = state.to_move
     assert seat is not None
     with pytest.raises(NoSolverError, match="czech"):

@@ -4,9 +4,10 @@
 #include <Python.h>
 
 #include "classic.h"
+#include "czech.h"
 #include "four_card.h"
 
-enum { FC_WORDS = 49, CL_WORDS = 25 };
+enum { FC_WORDS = 49, CL_WORDS = 25, CZ_WORDS = 42 };
 
 static int unpack(PyObject *data, FourCard *s) {
     char *bytes;
@@ -231,6 +232,119 @@ static PyObject *classic_random_deals(PyObject *self, PyObject *args) {
     return Py_BuildValue("(lll)", actions, totals[0], totals[1]);
 }
 
+/* Czech Kozel: the layout is engine/compiled/czech.py's. */
+static int unpack_czech(PyObject *data, Czech *s) {
+    char *bytes;
+    Py_ssize_t size;
+    if (PyBytes_AsStringAndSize(data, &bytes, &size) < 0) return -1;
+    if (size != CZ_WORDS * 8) {
+        PyErr_Format(PyExc_ValueError, "a Czech position is %d bytes, not %zd", CZ_WORDS * 8, size);
+        return -1;
+    }
+    int64_t w[CZ_WORDS];
+    memcpy(w, bytes, sizeof w);
+    memset(s, 0, sizeof *s);
+    s->players = (int)w[0];
+    s->to_move = (int)w[7], s->nplays = (int)w[8];
+    if (s->players < 3 || s->players > 6 || s->to_move < 0 || s->to_move >= s->players || s->nplays < 0 ||
+        s->nplays >= s->players) {
+        PyErr_SetString(PyExc_ValueError, "not a Czech position");
+        return -1;
+    }
+    for (int i = 0; i < CZ_MAX_SEATS; i++) {
+        s->hand[i] = (uint64_t)w[1 + i];
+        s->play_seat[i] = (int)w[9 + i], s->play_card[i] = (int)w[15 + i];
+        s->penalty[i] = (int)w[21 + i], s->tricks[i] = (int)w[27 + i], s->score[i] = (int)w[36 + i];
+        if (s->play_card[i] < 0 || s->play_card[i] > 63) {
+            PyErr_SetString(PyExc_ValueError, "a card is a code from 0 to 63");
+            return -1;
+        }
+    }
+    s->tricks_done = (int)w[33], s->doubled = (int)w[34], s->over = (int)w[35];
+    return 0;
+}
+
+static PyObject *pack_czech(const Czech *s) {
+    int64_t w[CZ_WORDS] = {0};
+    w[0] = s->players, w[7] = s->to_move, w[8] = s->nplays;
+    for (int i = 0; i < CZ_MAX_SEATS; i++) {
+        w[1 + i] = (int64_t)s->hand[i];
+        if (i < s->nplays) w[9 + i] = s->play_seat[i], w[15 + i] = s->play_card[i];
+        w[21 + i] = s->penalty[i], w[27 + i] = s->tricks[i], w[36 + i] = s->score[i];
+    }
+    w[33] = s->tricks_done, w[34] = s->doubled, w[35] = s->over;
+    return PyBytes_FromStringAndSize((const char *)w, sizeof w);
+}
+
+static PyObject *czech_legal(PyObject *self, PyObject *arg) {
+    (void)self;
+    Czech s;
+    if (unpack_czech(arg, &s) < 0) return NULL;
+    int cards[CZ_MAX_ACTIONS], n = cz_legal(&s, cards);
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(cards[i]));
+    return list;
+}
+
+static PyObject *czech_step(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *data;
+    int card;
+    if (!PyArg_ParseTuple(args, "Si", &data, &card)) return NULL;
+    Czech s;
+    if (unpack_czech(data, &s) < 0) return NULL;
+    int cards[CZ_MAX_ACTIONS], n = cz_legal(&s, cards), found = 0;
+    for (int i = 0; i < n; i++) found |= cards[i] == card;
+    if (!found) {
+        PyErr_SetString(PyExc_ValueError, "not a legal card in this position");
+        return NULL;
+    }
+    int over = cz_apply(&s, card);
+    PyObject *packed = pack_czech(&s);
+    if (!packed) return NULL;
+    return Py_BuildValue("(NO)", packed, over ? Py_True : Py_False);
+}
+
+static PyObject *czech_solve(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *data;
+    int seat, same_world = 0;
+    if (!PyArg_ParseTuple(args, "Si|p", &data, &seat, &same_world)) return NULL;
+    Czech s;
+    if (unpack_czech(data, &s) < 0) return NULL;
+    if (seat < 0 || seat >= s.players) {
+        PyErr_SetString(PyExc_ValueError, "no such seat");
+        return NULL;
+    }
+    long nodes = 0;
+    int value;
+    Py_BEGIN_ALLOW_THREADS
+    value = cz_solve(&s, seat, same_world, &nodes);
+    Py_END_ALLOW_THREADS
+    if (value == -32768) return PyErr_NoMemory();
+    return Py_BuildValue("(il)", value, nodes);
+}
+
+static PyObject *czech_random_deals(PyObject *self, PyObject *args) {
+    (void)self;
+    long deals;
+    int players;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "liK", &deals, &players, &seed)) return NULL;
+    if (players < 3 || players > 6) {
+        PyErr_SetString(PyExc_ValueError, "Czech Kozel is for 3 to 6 players");
+        return NULL;
+    }
+    long penalties[CZ_MAX_SEATS] = {0}, actions;
+    Py_BEGIN_ALLOW_THREADS
+    actions = cz_random_deals(deals, players, seed, penalties);
+    Py_END_ALLOW_THREADS
+    long total = 0;
+    for (int i = 0; i < players; i++) total += penalties[i];
+    return Py_BuildValue("(ll)", actions, total);
+}
+
 static PyMethodDef methods[] = {
     {"four_card_legal", four_card_legal, METH_O, "Every seat's legal actions: (seat, kind, card mask)."},
     {"four_card_step", four_card_step, METH_VARARGS, "Apply a legal action: (position, deal over)."},
@@ -245,6 +359,12 @@ static PyMethodDef methods[] = {
      "The exact value to team 0 of a position with every card known: (value, nodes searched)."},
     {"classic_random_deals", classic_random_deals, METH_VARARGS,
      "Random deals from random shuffles: (cards played, card points of team 0, of team 1)."},
+    {"czech_legal", czech_legal, METH_O, "The cards the seat to move may play."},
+    {"czech_step", czech_step, METH_VARARGS, "Play a legal card: (position, deal over)."},
+    {"czech_solve", czech_solve, METH_VARARGS,
+     "The exact worth to a seat (times players - 1) against the others together: (value, nodes searched)."},
+    {"czech_random_deals", czech_random_deals, METH_VARARGS,
+     "Random deals from random shuffles: (cards played, penalty points of all players)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -109,6 +109,17 @@ def solve(data: bytes, lib: ModuleType | None = None, same_world: bool = False) 
     return result
 
 
+def plays_random(options: dict[str, object]) -> bool:
+    """bench.speed: the core's random deals are of the default options (36 cards; the redeal and going out of
+    trumps are not the core's)."""
+    return not options
+
+
+def random_play(deals: int, seed: int, options: dict[str, object]) -> int:
+    """bench.speed: random deals played by the core; the cards played."""
+    return random_deals(deals, seed)[0]
+
+
 # --- for the search over sampled worlds (engine.compiled.Solver) -------------------------------------------
 
 

@@ -130,6 +130,16 @@ def solve(data: bytes, lib: ModuleType | None = None, passed: int = 0, same_worl
     return result
 
 
+def plays_random(options: dict[str, object]) -> bool:
+    """bench.speed: the core's random deals are of this configuration (four-card Kozel has no options)."""
+    return not options
+
+
+def random_play(deals: int, seed: int, options: dict[str, object]) -> int:
+    """bench.speed: random deals played by the core; the actions played."""
+    return random_deals(deals, seed)[0]
+
+
 # --- for the search over sampled worlds (engine.compiled.Solver) -------------------------------------------
 
 

@@ -34,7 +34,7 @@ static uint64_t key_of(const FourCard *s, int passed) {
     uint64_t h = 0;
     for (int i = 0; i < 4; i++) h = mix(h, s->hand[i]);
     for (int i = 0; i < s->nplays; i++)
-        h = mix(h, s->plays[i].cards ^ ((uint64_t)s->plays[i].seat << 62) ^ ((uint64_t)s->plays[i].kind << 60));
+        h = mix(mix(h, s->plays[i].cards), (uint64_t)s->plays[i].seat << 2 | (uint64_t)s->plays[i].kind);
     /* one world's stock is drawn from the front, so what is left of it is given by its length */
     uint64_t small = (uint64_t)(s->stock_len - s->stock_pos) | (uint64_t)s->to_move << 5 | (uint64_t)s->trick_leader << 7 |
                      (uint64_t)(s->lead_seat + 1) << 9 | (uint64_t)s->molodka << 12 | (uint64_t)(s->top + 1) << 13 |

@@ -30,7 +30,6 @@ from engine.czech import KOZEL, CzechState
 from engine.four_card import FourCardState
 from engine.registry import find_variant
 
-
 GREEDY_ATTEMPTS = 20  # greedy placements tried before the matching, which is slower but always finds one
 
 

@@ -1,0 +1,150 @@
+"""Czech Kozel between the pure engine and the compiled core: a position in card play as the core reads it.
+
+The core plays the cards (K4-K7); the double (K6), made before the first card, is the pure engine's.  Its
+solver values a position for one seat against all the others together (paranoid): every other player is
+taken to play to hurt him, which a deal of each for himself makes a cautious estimate.
+"""
+
+from __future__ import annotations
+
+from array import array
+from types import ModuleType
+from typing import NamedTuple
+
+from engine.cards import Card
+from engine.compiled import core
+from engine.compiled.four_card import cards_of, mask
+from engine.core import GameState
+from engine.czech import CzechState, penalty_points
+
+WORDS = 42  # int64 values in a position (engine/compiled/_core.c reads them in this order)
+SEATS = 6  # K1: at most
+
+
+class Position(NamedTuple):
+    """What the core knows of a deal in card play, in the pure engine's terms (for comparing the two)."""
+
+    players: int
+    hands: tuple[tuple[Card, ...], ...]
+    to_move: int
+    trick: tuple[tuple[int, Card], ...]  # (seat, card) in order
+    penalties: tuple[int, ...]  # K5: the penalty points in each player's tricks so far
+    tricks: tuple[int, ...]
+    tricks_done: int
+    doubled: bool  # K6
+    over: bool = False
+    score: tuple[int, ...] = ()
+
+
+def position(state: CzechState) -> Position:
+    """The pure engine's state as a ``Position`` (a deal in play)."""
+    assert state.to_move is not None and state.outcome is None
+    n = state.num_players
+    return Position(
+        players=n,
+        hands=tuple(tuple(sorted(h)) for h in state.hands),
+        to_move=state.to_move,
+        trick=tuple((a.seat, a.cards[0]) for a in state.trick),
+        penalties=tuple(penalty_points(p) for p in state.piles),
+        tricks=tuple(state.tricks_taken),
+        tricks_done=len(state.tricks_done),
+        doubled=state.doubled,
+        score=(0,) * n,
+    )
+
+
+def _seats(values: tuple[int, ...] | list[int], n: int) -> list[int]:
+    return [*values, *[0] * (SEATS - n)]
+
+
+def encode(p: Position) -> bytes:
+    n = p.players
+    plays = [*p.trick, *[(0, 0)] * (SEATS - len(p.trick))]
+    words = [n, *_seats([mask(h) for h in p.hands], n), p.to_move, len(p.trick)]
+    words += [seat for seat, _ in plays] + [int(card) for _, card in plays]
+    words += _seats(p.penalties, n) + _seats(p.tricks, n)
+    words += [p.tricks_done, int(p.doubled), int(p.over), *_seats(p.score, n)]
+    assert len(words) == WORDS
+    return array("q", words).tobytes()
+
+
+def decode(data: bytes) -> Position:
+    w = array("q")
+    w.frombytes(data)
+    n = w[0]
+    return Position(
+        players=n,
+        hands=tuple(cards_of(w[1 + i]) for i in range(n)),
+        to_move=w[7],
+        trick=tuple((w[9 + i], Card.from_code(w[15 + i])) for i in range(w[8])),
+        penalties=tuple(w[21 : 21 + n]),
+        tricks=tuple(w[27 : 27 + n]),
+        tricks_done=w[33],
+        doubled=bool(w[34]),
+        over=bool(w[35]),
+        score=tuple(w[36 : 36 + n]),
+    )
+
+
+def legal(data: bytes, lib: ModuleType | None = None) -> list[Card]:
+    """The cards the seat to move may play, by the core (``lib``: another build of it)."""
+    return [Card.from_code(code) for code in (lib or core()).czech_legal(data)]
+
+
+def step(data: bytes, card: Card, lib: ModuleType | None = None) -> tuple[bytes, bool]:
+    """The position after the seat to move plays ``card`` (which the core checks is legal), and whether the
+    deal is over."""
+    result: tuple[bytes, bool] = (lib or core()).czech_step(data, int(card))
+    return result
+
+
+def random_deals(deals: int, players: int, seed: int) -> tuple[int, int]:
+    """Random deals from random shuffles in the core: (cards played, penalty points of all players)."""
+    result: tuple[int, int] = core().czech_random_deals(deals, players, seed)
+    return result
+
+
+def solve(data: bytes, seat: int = 0, lib: ModuleType | None = None, same_world: bool = False) -> tuple[int, int]:
+    """The exact worth to ``seat`` of the position with every card known, the others playing together against
+    him, by the core's solver: (value, nodes searched).  The value is ``CzechState.deal_value`` times the
+    number of players less one (whole numbers)."""
+    result: tuple[int, int] = (lib or core()).czech_solve(data, seat, same_world)
+    return result
+
+
+def plays_random(options: dict[str, object]) -> bool:
+    """bench.speed: the core plays random deals of any number of players."""
+    return set(options) <= {"players"}
+
+
+def random_play(deals: int, seed: int, options: dict[str, object]) -> int:
+    """bench.speed: random deals played by the core; the cards played."""
+    players = options.get("players", 4)
+    assert isinstance(players, int)
+    return random_deals(deals, players, seed)[0]
+
+
+# --- for the search over sampled worlds (engine.compiled.Solver) and bench.solver --------------------------
+
+SOLVE_CARDS = 20  # cards left in the hands from which a solve takes milliseconds (bench.solver)
+BENCH_TRICKS = (1, 3, 5)  # bench.solver: the tricks solved from
+BENCH_DEAL = 0  # bench.solver: the deal its positions come from
+BENCH_FEWER = {1: 10}  # bench.solver: a solve from trick 1 takes longest, so a tenth of the positions
+
+
+def encode_state(state: GameState) -> bytes:
+    assert isinstance(state, CzechState)
+    return encode(position(state))
+
+
+def solvable(state: GameState, cards: int = SOLVE_CARDS) -> bool:
+    """A deal in play with at most ``cards`` cards left in the hands (a double not yet made counts as not
+    made)."""
+    assert isinstance(state, CzechState)
+    return state.to_move is not None and state.outcome is None and sum(map(len, state.hands)) <= cards
+
+
+def worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
+    assert isinstance(state, CzechState)
+    value, _ = solve(encode(position(state)), seat, same_world=same_world)
+    return value / (state.num_players - 1)
