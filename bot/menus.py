@@ -115,7 +115,7 @@ def render_kick_choices(game_id: int, seating: Seating, seats: Sequence[int], la
 
 
 TIMER_CHOICES = (0, 30, 60, 120, 300)
-LEVEL_CHOICES = ("random", "basic", "strong")
+LEVEL_CHOICES = ("random", "basic", "strong", "expert")
 
 
 def _next(choices: Sequence[Any], current: Any) -> Any:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import pytest
 from telegram import Update
 
 from engine import Action, Card, Kind
@@ -62,12 +63,14 @@ async def stand_ins(world: World, game_id: int) -> dict[int, str | None]:
     return {s.seat: s.stand_in for s in await world.runner.storage.games.seats(game_id)}
 
 
-async def test_computer_players_fill_the_table_and_think_in_another_process(tmp_path: Path) -> None:
+@pytest.mark.parametrize("level", ["strong", "expert"])
+async def test_computer_players_fill_the_table_and_think_in_another_process(tmp_path: Path, level: str) -> None:
     """Issue 8: "Add computer" seats computer players (named and marked 🤖); they play their turns on their
-    own, in a worker process, and their moves are stored like anybody's (without a person)."""
+    own, in a worker process, and their moves are stored like anybody's (without a person).  The expert's
+    compiled core loads in the worker too (issue 32)."""
     async with running_world(tmp_path, **(FAST | {"computer_workers": 1, "computer_budget_seconds": 0.05})) as world:
         ann = world.person(1, "Ann")
-        await configure(world, computer_level="strong", turn_timer=0)
+        await configure(world, computer_level=level, turn_timer=0)
         await ann.say(GROUP, "/newgame classic")
         lobby = world.group_messages()[-1]
         await ann.join(lobby)
@@ -338,9 +341,12 @@ async def test_settings_menu_changes_the_next_game(tmp_path: Path) -> None:
         await ann.press(menu, button(menu, "=classic"))
         menu = world.server.messages[(GROUP, menu.message_id)]
         assert "New games: Classic Kozel" in menu.text
-        for ending in ("deck=32", "timer=120", "level=random"):
+        for ending in ("deck=32", "timer=120", "level=expert"):
             await ann.press(menu, button(menu, ending))
             menu = world.server.messages[(GROUP, menu.message_id)]
+        assert "Computer level: expert" in menu.text
+        await ann.press(menu, button(menu, "level=random"))
+        menu = world.server.messages[(GROUP, menu.message_id)]
         await ann.press(menu, button(menu, "lang=cs"))
         menu = world.server.messages[(GROUP, menu.message_id)]
         assert "Nastavení" in menu.text and "Čas na tah: 120 s" in menu.text
