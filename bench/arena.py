@@ -4,13 +4,20 @@ Every deal is played twice from the same shuffle: once with level A in the even 
 ones, once the other way round, so the luck of the cards cancels out.  Reported per game, with 95 %
 confidence intervals over the deal pairs: the share of deals A won (a deal is won when it was worth more to
 A's side than to B's: card points and series points in team games, penalty points in Czech Kozel; a draw
-counts half) and A's mean score margin (card points in the team games, penalty points in Czech Kozel).
+counts half), A's mean score margin (card points in the team games, penalty points in Czech Kozel) and
+A's mean margin of series points.  The whole deck's order is the shuffle's, so the stock of four-card Kozel
+is drawn in the same order at both tables.
 
     python -m bench.arena --a basic --b random --deals 2000
     python -m bench.arena --a strong --b strong1 --deals 300 --worlds 40 --iterations 160
     python -m bench.arena --a strong1 --b strong1 --budget 0.3 --budget-b 0.06 --deals 200  # what time buys
     python -m bench.arena --timing 100          # time per decision of the strong player at its budget
     python -m bench.arena --timing 100 --a strong1
+    python -m bench.arena --a all-seeing --b strong1 --deals 200 --games classic   # the upper bound
+
+``all-seeing`` is the arena's own player, never a level of the bot: it plays from the true deal, every card
+known (``AllSeeing``), so the share of its lead over ``strong1`` that ``expert`` makes up tells how much of
+what can be gained by search the expert already has.
 
 ``--worlds`` fixes the samples of ``strong1`` and ``--iterations`` the tree walks of ``strong`` (by default
 four per world), for reproducible matches; without them each decision has the budget (0.5 s), and
@@ -36,11 +43,14 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from engine import Action, GameState, find_variant
+from engine.compiled import solver
+from engine.core import View
 from engine.players import Player, find_player
-from engine.players.search import STATS
+from engine.players.expert import worth
+from engine.players.search import STATS, candidates
 
 GAMES: list[tuple[str, dict[str, Any]]] = [("four_card", {}), ("classic", {}), ("czech", {"players": 4})]
 
@@ -55,6 +65,43 @@ class Log:
     times: Times = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class AllSeeing:
+    """The arena's upper bound, never a level of the bot: it values each of its candidates in the true deal,
+    every card known, with the expert's valuation (``expert.worth``: the game's exact solver, after the
+    heuristics where a solve would be too dear).  A redeal (C6) deals from a seed it does not know."""
+
+    name: ClassVar[str] = "all-seeing"
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        raise TypeError("the all-seeing player plays from the true state (choose_in), not from a view")
+
+    def choose_in(self, state: GameState, seat: int, rng: random.Random) -> Action | None:
+        view = state.view(seat)
+        if not view.legal:
+            return None
+        options = candidates(view, view.legal)
+        if len(options) == 1:
+            return options[0]
+        game = solver(state.VARIANT)
+        deal = len(state.deals)
+        values = []
+        for i, option in enumerate(options):
+            world = state.fork()
+            world.seed = rng.getrandbits(32)
+            if option is not None:
+                world.apply(option)
+            values.append(worth(game, world, seat, deal, waiting=option is None, same_world=i > 0))
+        return options[max(range(len(options)), key=values.__getitem__)]
+
+
+def make_player(level: str, budget: float | None, max_worlds: int | None, iterations: int | None) -> Player:
+    """A level of the bot by ``find_player``, or the arena's all-seeing player."""
+    if level == AllSeeing.name:
+        return AllSeeing()
+    return find_player(level, budget=budget, max_worlds=max_worlds, iterations=iterations)
+
+
 def ask(player: Player, state: GameState, seat: int, rng: random.Random, log: Log) -> Action | None:
     """One decision, timed; a failure (an exception, an action that is not legal, None from the seat to move)
     is counted against the level and logged, and the basic player acts instead so the deal can go on."""
@@ -62,7 +109,7 @@ def ask(player: Player, state: GameState, seat: int, rng: random.Random, log: Lo
     started = time.perf_counter()
     problem = ""
     try:
-        action = player.choose(view, rng)
+        action = player.choose_in(state, seat, rng) if isinstance(player, AllSeeing) else player.choose(view, rng)
     except Exception as error:  # every failure is counted and reported, never hidden
         problem, action = f"raised {error!r}", None
     log.times.setdefault(player.name, []).append(time.perf_counter() - started)
@@ -105,6 +152,7 @@ Task = tuple[str, dict[str, Any], str, str, Budgets, int | None, int | None, int
 class PairResult:
     wins: float  # A's share of the two tables
     margin: float  # A's mean margin
+    series: float  # A's mean margin of series points (in Czech Kozel, of penalty points: the margin again)
     seconds: float
     failures: Failures
     times: Times
@@ -115,7 +163,7 @@ def play_pair(task: Task) -> PairResult:
     """One shuffle played twice, A in the even seats and then in the odd ones, averaged over the two tables."""
     variant_name, options, level_a, level_b, budgets, worlds, iterations, seed = task
     variant = find_variant(variant_name)
-    wins = margin = 0.0
+    wins = margin = series = 0.0
     log = Log()
     before = {level: list(counts) for level, counts in STATS.items()}
     started = time.perf_counter()
@@ -126,7 +174,7 @@ def play_pair(task: Task) -> PairResult:
         if warmup:
             advance(state, [find_player("basic")] * n, random.Random(seed), warmup, Log(failures=log.failures))
         players = [
-            find_player(
+            make_player(
                 level_a if s % 2 == a_seats else level_b,
                 budget=budgets[0] if s % 2 == a_seats else budgets[1],
                 max_worlds=worlds,
@@ -139,17 +187,20 @@ def play_pair(task: Task) -> PairResult:
         if variant_name == "czech":  # each level's mean penalty, not one seat's
             a_pen = [result.score[s] for s in range(n) if s % 2 == a_seats]
             b_pen = [result.score[s] for s in range(n) if s % 2 != a_seats]
-            value = diff = statistics.mean(b_pen) - statistics.mean(a_pen)
+            value = diff = points = statistics.mean(b_pen) - statistics.mean(a_pen)
         else:
             value = type(state).deal_value(result, a_seats)
             diff = result.points[a_seats] - result.points[1 - a_seats]
+            points = result.score[a_seats] - result.score[1 - a_seats]
         wins += 1.0 if value > 0 else 0.5 if value == 0 else 0.0
         margin += diff
+        series += points
     playouts = {
         level: [counts[0] - before.get(level, [0, 0])[0], counts[1] - before.get(level, [0, 0])[1]]
         for level, counts in STATS.items()
     }
-    return PairResult(wins / 2, margin / 2, time.perf_counter() - started, log.failures, log.times, playouts)
+    seconds = time.perf_counter() - started
+    return PairResult(wins / 2, margin / 2, series / 2, seconds, log.failures, log.times, playouts)
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -193,6 +244,7 @@ def arena(
             results = pool.map(play_pair, tasks, chunksize=max(1, pairs // (jobs * 8)))
             wins, wins_ci = interval([r.wins for r in results])
             margin, margin_ci = interval([r.margin for r in results])
+            series, series_ci = interval([r.series for r in results])
             failures: Failures = {}
             times: Times = {}
             playouts: dict[str, list[int]] = {}
@@ -219,6 +271,8 @@ def arena(
                     "a_margin": round(margin, 2),
                     "a_margin_ci95": round(margin_ci, 2),
                     "margin_unit": "penalty points" if variant_name == "czech" else "card points",
+                    "a_series_margin": round(series, 3),
+                    "a_series_margin_ci95": round(series_ci, 3),
                     "failures": failures,
                     "playouts_per_search": {lv: round(c[1] / c[0], 1) for lv, c in playouts.items() if c[0]},
                     "decision_seconds_mean": {lv: round(statistics.fmean(t), 4) for lv, t in times.items()},

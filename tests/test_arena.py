@@ -11,8 +11,10 @@ import pytest
 
 from bench import arena
 from engine import Action, find_variant
+from engine.compiled import solver
 from engine.core import View
 from engine.players import Player, find_player
+from engine.players.expert import worth
 
 
 @dataclass(frozen=True)
@@ -121,3 +123,42 @@ def test_level_b_may_have_its_own_budget(monkeypatch: pytest.MonkeyPatch) -> Non
     first, second = budgets[:4], budgets[4:8]  # the seats of the two tables: A even, then A odd
     assert first == [(0, 0.3), (1, 0.06), (2, 0.3), (3, 0.06)]
     assert second == [(0, 0.06), (1, 0.3), (2, 0.06), (3, 0.3)]
+
+
+@pytest.mark.parametrize(("game", "options"), [("four_card", {}), ("classic", {}), ("czech", {"players": 4})])
+def test_the_all_seeing_player_plays_the_true_deal_legally(game: str, options: dict[str, object]) -> None:
+    """The arena's upper bound plays from the true state: a deal of it against basic has no failure, and
+    it never plays through the bot's ``find_player``."""
+    state = find_variant(game).new_game(5, options)
+    log = arena.Log()
+    players: list[Player] = [arena.AllSeeing() if s % 2 == 0 else find_player("basic") for s in range(4)]
+    arena.advance(state, players, random.Random(1), 1, log)
+    assert len(state.deals) == 1 and not log.failures
+    with pytest.raises(ValueError, match="unknown computer level"):
+        find_player(arena.AllSeeing.name)
+
+
+def test_the_all_seeing_player_takes_the_solvers_best_card_in_an_open_end_position() -> None:
+    """In a classic end position the all-seeing player's card is one that the solver values best for its
+    side."""
+    state = find_variant("classic").new_game(8)
+    rng = random.Random(8)
+    while sum(map(len, state.hands)) > 12 or state.trick:
+        state.apply(rng.choice(state.all_legal_actions()))
+    seat = state.to_move
+    assert seat is not None
+    choice = arena.AllSeeing().choose_in(state, seat, rng)
+    values = {}
+    for action in state.legal_actions(seat):
+        world = state.fork()
+        world.apply(action)
+        values[action] = worth(solver("classic"), world, seat, len(state.deals), waiting=False, same_world=False)
+    assert choice is not None and values[choice] == max(values.values())
+
+
+def test_the_arena_reports_series_points_beside_card_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("multiprocessing.get_context", lambda _: _Inline())
+    report = arena.arena(
+        level_a="basic", level_b="random", deals=6, budget=None, worlds=None, iterations=None, jobs=1, games=["four_card"]
+    )
+    assert {"a_series_margin", "a_series_margin_ci95", "a_margin"} <= set(report[0])
