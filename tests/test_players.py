@@ -14,6 +14,7 @@ from engine import Action, Card, GameState, Kind, find_variant
 from engine.classic import ESUIT, TRUMP_SUIT
 from engine.players import (
     BasicPlayer,
+    ExpertPlayer,
     Player,
     RandomPlayer,
     SearchPlayer,
@@ -24,7 +25,7 @@ from engine.players import (
 )
 from engine.players.basic import CHOICES, Table, classic_choice, czech_choice, four_card_choice
 from engine.players.flat import WARMUP, FlatSearch
-from engine.players.search import likelihood
+from engine.players.search import heuristic_step, likelihood
 from engine.players.worlds import GREEDY_ATTEMPTS, Knowledge
 from tests.helpers import GAME_CONFIGS, act, deck_of, table_cards
 
@@ -459,3 +460,22 @@ def test_worlds_are_weighted_by_how_well_they_explain_the_others_play(variant: s
         assert all(0 < w <= 1 for w in weights)
         lighter += sum(1 for w in weights if w < 1)
     assert lighter > 0
+
+
+def test_c7_a_seat_that_may_go_out_of_trumps_knows_his_partner_holds_a_plain_card() -> None:
+    """C7: the exchange is legal only while the partner holds a plain card to give back, so every world a
+    seat samples lets him make it, and a search that weighs it applies it in every world.  Unconstrained,
+    about one world in 2,300 deals the partner nine of the 14 trumps the seat cannot see, and a search
+    samples hundreds of worlds a decision."""
+    state = find_variant("classic").new_game(1011)
+    while not state.deals:
+        heuristic_step(state)
+    seat = 2
+    view = state.view(seat)
+    exchange = next(a for a in view.legal if a.kind is Kind.EXCHANGE)
+    knowledge = Knowledge(view)
+    rng = random.Random(1)
+    for _ in range(8000):
+        assert exchange in knowledge.world(rng).legal_actions(seat)
+    for player in (FlatSearch(budget=None, worlds=20), ExpertPlayer(budget=None, max_worlds=20)):
+        assert player.choose(view, random.Random(2)) in view.legal

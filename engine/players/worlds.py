@@ -11,7 +11,9 @@ cannot see — other hands, face-down discards, the stock, the talon — consist
 * the kozel stays in the hand of the player who doubled until it is played (K6);
 * the shown trump card lies at its place in the stock, or with the player who drew it — in his hand or
   among his face-down discards (F5, F11);
-* hand sizes, the stock, the talon and the number of face-down cards are as counted.
+* hand sizes, the stock, the talon and the number of face-down cards are as counted;
+* the seat may do in the world just what it may in the view (C7: a seat that may go out of trumps knows that
+  his partner holds a plain card to give back).
 
 The sampled world is a fresh state of the same variant positioned at the view's moment; search plays it on.
 """
@@ -31,6 +33,7 @@ from engine.four_card import FourCardState
 from engine.registry import find_variant
 
 GREEDY_ATTEMPTS = 20  # greedy placements tried before the matching, which is slower but always finds one
+LEGAL_ATTEMPTS = 100  # worlds sampled before giving up on one in which the seat's legal actions are the view's
 
 
 class SamplingError(ValueError):
@@ -209,7 +212,18 @@ class Knowledge:
 
     def world(self, rng: random.Random, attempts: int = GREEDY_ATTEMPTS) -> GameState:
         """A complete state that agrees with the view, its hidden cards freshly sampled (``attempts``: greedy
-        placements tried before the matching)."""
+        placements tried before the matching), in which the seat may do just what the view says it may: a
+        world that does not allow it is sampled again (C7: that he may go out of trumps tells him that his
+        partner holds a plain card)."""
+        assert self.view.seat is not None
+        legal = set(self.view.legal)
+        for _ in range(LEGAL_ATTEMPTS):
+            world = self._world(rng, attempts)
+            if set(world.legal_actions(self.view.seat)) == legal:
+                return world
+        raise SamplingError("no sampled world lets the seat do what the view says it may")
+
+    def _world(self, rng: random.Random, attempts: int) -> GameState:
         self.sample(rng, attempts)
         view = self.view
         hands = [
