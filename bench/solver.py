@@ -1,12 +1,13 @@
 """The compiled core's exact solvers (positions with every card known): seconds per solve and nodes per second.
 
-    python -m bench.solver [--positions N] [--seed S] [--games four_card classic]
+    python -m bench.solver [--positions N] [--seed S] [--games four_card classic czech]
 
 Positions at the start of a trick of deals played by the basic heuristics up to there, solved from trick
 ``k``: one JSON line per game and trick with p50 and p99 of the seconds per solve, the mean nodes searched
 and the nodes per second over all of them.  Four-card Kozel from trick 4 (its stock makes the early tricks far
-larger than the last ones), classic Kozel from tricks 1, 3 and 5 of a second deal (trick 1 with a tenth of
-the positions: a solve there takes seconds).  Each game's core module names its tricks (``BENCH_TRICKS``).
+larger than the last ones), classic Kozel from tricks 1, 3 and 5 of a second deal and Czech Kozel (four
+players) from tricks 1, 3 and 5, trick 1 with a tenth of the positions (a solve there takes seconds).  Each
+game's core module names its tricks (``BENCH_TRICKS``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def positions(game: str, count: int, trick: int, seed: int) -> list[bytes]:
             heuristic_step(state)
         deal = len(state.deals)
         while len(state.deals) == deal and (
-            len(state.tricks_done) < trick - 1 or state.trick or not module.solvable(state, cards=99)
+            len(state.tricks_done) < trick - 1 or state.trick or not module.solvable(state, cards=99)  # in card play
         ):
             heuristic_step(state)
         if len(state.deals) == deal:
