@@ -120,7 +120,7 @@ def random_play(deals: int, seed: int, options: dict[str, object]) -> int:
     return random_deals(deals, seed)[0]
 
 
-# --- for the search over sampled worlds (engine.compiled.Solver) -------------------------------------------
+# --- for the search over sampled worlds (engine.compiled.Solver) and bench.solver --------------------------
 
 
 SOLVE_CARDS = 20  # cards left in the hands from which a solve takes milliseconds (bench.solver)

@@ -140,7 +140,7 @@ def random_play(deals: int, seed: int, options: dict[str, object]) -> int:
     return random_deals(deals, seed)[0]
 
 
-# --- for the search over sampled worlds (engine.compiled.Solver) -------------------------------------------
+# --- for the search over sampled worlds (engine.compiled.Solver) and bench.solver --------------------------
 
 
 BENCH_TRICKS = (4, 5, 6, 7)  # bench.solver: the tricks solved from (earlier ones take seconds to minutes)

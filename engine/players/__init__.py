@@ -4,7 +4,7 @@
 >>> player = find_player("strong")
 >>> action = player.choose(state.view(seat), random.Random(1))   # an action, or None to wait
 
-Four levels:
+Five levels:
 
 * ``random`` — any legal action of the seat to move (for tests and as a baseline);
 * ``basic`` — hand-written heuristics per game (``engine.players.basic``);
@@ -17,7 +17,9 @@ Four levels:
   the hidden cards many times consistently with everything the seat has seen (``engine.players.worlds``),
   plays each candidate on to the end of the deal in every sample with the basic heuristics for all four
   hands, and picks the best average.  It stops on its time budget (or after a fixed number of samples, for
-  reproducible tests and arenas); the redeal and going out of trumps are left to the heuristics.
+  reproducible tests and arenas); the redeal and going out of trumps are left to the heuristics;
+* ``expert`` — sampled worlds like ``strong``'s, each candidate valued by the exact solver of the compiled
+  core after heuristic play where a solve would be too dear (``engine.players.expert``).
 
 A player never sees a state, only a view: two deals that look the same from the seat give the same choice for
 the same random seed.
