@@ -16,7 +16,12 @@ setup(
                 "engine/compiled/czech.c",
                 "engine/compiled/czech_solve.c",
             ],
-            depends=["engine/compiled/four_card.h", "engine/compiled/classic.h", "engine/compiled/czech.h"],
+            depends=[
+                "engine/compiled/four_card.h",
+                "engine/compiled/classic.h",
+                "engine/compiled/czech.h",
+                "engine/compiled/table.h",
+            ],
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra"],
         )
     ]

@@ -9,16 +9,43 @@
 
 enum { FC_WORDS = 49, CL_WORDS = 25, CZ_WORDS = 42 };
 
-static int unpack(PyObject *data, FourCard *s) {
+/* A position's int64 words out of its bytes, which must be exactly ``count`` of them. */
+static int read_words(PyObject *data, int64_t *w, int count, const char *game) {
     char *bytes;
     Py_ssize_t size;
     if (PyBytes_AsStringAndSize(data, &bytes, &size) < 0) return -1;
-    if (size != FC_WORDS * 8) {
-        PyErr_Format(PyExc_ValueError, "a four-card position is %d bytes, not %zd", FC_WORDS * 8, size);
+    if (size != (Py_ssize_t)count * 8) {
+        PyErr_Format(PyExc_ValueError, "a %s position is %d bytes, not %zd", game, count * 8, size);
         return -1;
     }
+    memcpy(w, bytes, (size_t)count * 8);
+    return 0;
+}
+
+/* The one-card games: the legal cards as a list of codes, and whether a card is among them. */
+static PyObject *card_list(const int *cards, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(cards[i]));
+    return list;
+}
+
+static int check_legal(int card, const int *cards, int n) {
+    for (int i = 0; i < n; i++)
+        if (cards[i] == card) return 0;
+    PyErr_SetString(PyExc_ValueError, "not a legal card in this position");
+    return -1;
+}
+
+/* A step's answer: (the position after it, whether the deal is over); takes over ``packed``. */
+static PyObject *step_result(PyObject *packed, int over) {
+    if (!packed) return NULL;
+    return Py_BuildValue("(NO)", packed, over ? Py_True : Py_False);
+}
+
+static int unpack(PyObject *data, FourCard *s) {
     int64_t w[FC_WORDS];
-    memcpy(w, bytes, sizeof w);
+    if (read_words(data, w, FC_WORDS, "four-card") < 0) return -1;
     memset(s, 0, sizeof *s);
     for (int i = 0; i < 4; i++) s->hand[i] = (uint64_t)w[i];
     s->stock_len = (int)w[4];
@@ -91,9 +118,7 @@ static PyObject *four_card_step(PyObject *self, PyObject *args) {
         return NULL;
     }
     int over = fc_apply(&s, out[found]);
-    PyObject *packed = pack(&s);
-    if (!packed) return NULL;
-    return Py_BuildValue("(NO)", packed, over ? Py_True : Py_False);
+    return step_result(pack(&s), over);
 }
 
 static PyObject *four_card_defeat_points(PyObject *self, PyObject *args) {
@@ -133,15 +158,8 @@ static PyObject *four_card_random_deals(PyObject *self, PyObject *args) {
 
 /* Classic Kozel: the layout is engine/compiled/classic.py's. */
 static int unpack_classic(PyObject *data, Classic *s) {
-    char *bytes;
-    Py_ssize_t size;
-    if (PyBytes_AsStringAndSize(data, &bytes, &size) < 0) return -1;
-    if (size != CL_WORDS * 8) {
-        PyErr_Format(PyExc_ValueError, "a classic position is %d bytes, not %zd", CL_WORDS * 8, size);
-        return -1;
-    }
     int64_t w[CL_WORDS];
-    memcpy(w, bytes, sizeof w);
+    if (read_words(data, w, CL_WORDS, "classic") < 0) return -1;
     memset(s, 0, sizeof *s);
     for (int i = 0; i < 4; i++) s->hand[i] = (uint64_t)w[i];
     s->to_move = (int)w[4], s->nplays = (int)w[5];
@@ -179,10 +197,7 @@ static PyObject *classic_legal(PyObject *self, PyObject *arg) {
     Classic s;
     if (unpack_classic(arg, &s) < 0) return NULL;
     int cards[CL_MAX_ACTIONS], n = cl_legal(&s, cards);
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(cards[i]));
-    return list;
+    return card_list(cards, n);
 }
 
 static PyObject *classic_step(PyObject *self, PyObject *args) {
@@ -192,16 +207,10 @@ static PyObject *classic_step(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Si", &data, &card)) return NULL;
     Classic s;
     if (unpack_classic(data, &s) < 0) return NULL;
-    int cards[CL_MAX_ACTIONS], n = cl_legal(&s, cards), found = 0;
-    for (int i = 0; i < n; i++) found |= cards[i] == card;
-    if (!found) {
-        PyErr_SetString(PyExc_ValueError, "not a legal card in this position");
-        return NULL;
-    }
+    int cards[CL_MAX_ACTIONS], n = cl_legal(&s, cards);
+    if (check_legal(card, cards, n) < 0) return NULL;
     int over = cl_apply(&s, card);
-    PyObject *packed = pack_classic(&s);
-    if (!packed) return NULL;
-    return Py_BuildValue("(NO)", packed, over ? Py_True : Py_False);
+    return step_result(pack_classic(&s), over);
 }
 
 static PyObject *classic_solve(PyObject *self, PyObject *args) {
@@ -234,15 +243,8 @@ static PyObject *classic_random_deals(PyObject *self, PyObject *args) {
 
 /* Czech Kozel: the layout is engine/compiled/czech.py's. */
 static int unpack_czech(PyObject *data, Czech *s) {
-    char *bytes;
-    Py_ssize_t size;
-    if (PyBytes_AsStringAndSize(data, &bytes, &size) < 0) return -1;
-    if (size != CZ_WORDS * 8) {
-        PyErr_Format(PyExc_ValueError, "a Czech position is %d bytes, not %zd", CZ_WORDS * 8, size);
-        return -1;
-    }
     int64_t w[CZ_WORDS];
-    memcpy(w, bytes, sizeof w);
+    if (read_words(data, w, CZ_WORDS, "Czech") < 0) return -1;
     memset(s, 0, sizeof *s);
     s->players = (int)w[0];
     s->to_move = (int)w[7], s->nplays = (int)w[8];
@@ -281,10 +283,7 @@ static PyObject *czech_legal(PyObject *self, PyObject *arg) {
     Czech s;
     if (unpack_czech(arg, &s) < 0) return NULL;
     int cards[CZ_MAX_ACTIONS], n = cz_legal(&s, cards);
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(cards[i]));
-    return list;
+    return card_list(cards, n);
 }
 
 static PyObject *czech_step(PyObject *self, PyObject *args) {
@@ -294,16 +293,10 @@ static PyObject *czech_step(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Si", &data, &card)) return NULL;
     Czech s;
     if (unpack_czech(data, &s) < 0) return NULL;
-    int cards[CZ_MAX_ACTIONS], n = cz_legal(&s, cards), found = 0;
-    for (int i = 0; i < n; i++) found |= cards[i] == card;
-    if (!found) {
-        PyErr_SetString(PyExc_ValueError, "not a legal card in this position");
-        return NULL;
-    }
+    int cards[CZ_MAX_ACTIONS], n = cz_legal(&s, cards);
+    if (check_legal(card, cards, n) < 0) return NULL;
     int over = cz_apply(&s, card);
-    PyObject *packed = pack_czech(&s);
-    if (!packed) return NULL;
-    return Py_BuildValue("(NO)", packed, over ? Py_True : Py_False);
+    return step_result(pack_czech(&s), over);
 }
 
 static PyObject *czech_solve(PyObject *self, PyObject *args) {

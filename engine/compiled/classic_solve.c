@@ -3,23 +3,11 @@
  *
  * The value is the deal's worth to team 0 (seats 0 and 2), as the engine's deal_value counts it: its card
  * points minus the other team's, plus 15 for each series point more than the other team (C12, C13). */
-#include <stdlib.h>
-
 #include "classic.h"
+#include "table.h"
 
-enum { EXACT = 0, LOWER = 1, UPPER = 2 };
 enum { QUEEN_OF_CLUBS = 1 << 4 | 12, SIX_OF_CLUBS = 1 << 4 | 6 };
 
-typedef struct {
-    uint64_t key;
-    uint32_t solve; /* which solve stored it: the others' entries count as empty */
-    int16_t value;
-    uint8_t flag, card;
-} Entry;
-
-static Entry *table;
-static uint64_t table_mask;
-static uint32_t solve_no;
 static long nodes;
 static int power[64], points[64], esuit_of[64];
 static int below[64]; /* the next card down in the same effective suit, or -1 */
@@ -37,12 +25,6 @@ static void make_tables(void) {
             if (suit[d] == suit[c] && power[d] < power[c] && (below[c] < 0 || power[d] > power[below[c]])) below[c] = d;
     }
     ready = 1;
-}
-
-static uint64_t mix(uint64_t h, uint64_t x) {
-    h ^= x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-    h *= 0xBF58476D1CE4E5B9ULL;
-    return h ^ (h >> 29);
 }
 
 static uint64_t key_of(const Classic *s) {
@@ -70,13 +52,8 @@ static int search(const Classic *s, int alpha, int beta) {
     nodes++;
     uint64_t key = key_of(s);
     Entry *e = &table[key & table_mask];
-    int first = -1;
-    if (e->solve == solve_no && e->key == key) {
-        first = e->card;
-        if (e->flag == EXACT) return e->value;
-        if (e->flag == LOWER && e->value >= beta) return e->value;
-        if (e->flag == UPPER && e->value <= alpha) return e->value;
-    }
+    int first, known;
+    if (tt_probe(e, key, alpha, beta, &known, &first)) return known;
     int all[CL_MAX_ACTIONS], cards[CL_MAX_ACTIONS + 1], n = cl_legal(s, all), count = 0;
     uint64_t live = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3];
     for (int i = 0; i < s->nplays; i++) live |= 1ULL << s->play_card[i];
@@ -118,19 +95,13 @@ static int search(const Classic *s, int alpha, int beta) {
         if (!maximize && best < beta) beta = best;
         if (alpha >= beta) break;
     }
-    e->key = key, e->value = (int16_t)best, e->solve = solve_no, e->card = (uint8_t)best_card;
-    e->flag = best <= original_alpha ? UPPER : best >= original_beta ? LOWER : EXACT;
+    tt_store(e, key, best, best_card, original_alpha, original_beta);
     return best;
 }
 
 int cl_solve(const Classic *s, int same_world, long *searched) {
     if (!ready) make_tables();
-    if (!table) {
-        table_mask = (1u << 20) - 1; /* 16 MB, made once per process */
-        table = calloc(table_mask + 1, sizeof *table);
-        if (!table) return -32768;
-    }
-    if (!same_world || solve_no == 0) solve_no++;
+    if (!tt_begin(same_world)) return TT_NO_MEMORY;
     nodes = 0;
     int value = s->over ? cl_deal_value(s) : search(s, -10000, 10000);
     if (searched) *searched = nodes;

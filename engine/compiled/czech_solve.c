@@ -1,29 +1,11 @@
 /* An exact solver of a Czech Kozel position with every card known, for one seat against the others together
  * (the paranoid view: every other player plays to hurt him): alpha-beta with a transposition table,
  * equivalent cards searched once, and the best card found tried first when the position comes again. */
-#include <stdlib.h>
-
 #include "czech.h"
+#include "table.h"
 
-enum { EXACT = 0, LOWER = 1, UPPER = 2 };
 
-typedef struct {
-    uint64_t key;
-    uint32_t solve;
-    int16_t value;
-    uint8_t flag, card;
-} Entry;
-
-static Entry *table;
-static uint64_t table_mask;
-static uint32_t solve_no;
 static long nodes;
-
-static uint64_t mix(uint64_t h, uint64_t x) {
-    h ^= x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-    h *= 0xBF58476D1CE4E5B9ULL;
-    return h ^ (h >> 29);
-}
 
 static uint64_t key_of(const Czech *s, int seat) {
     uint64_t h = (uint64_t)seat << 3 | (uint64_t)s->players;
@@ -49,13 +31,8 @@ static int search(const Czech *s, int seat, int alpha, int beta) {
     nodes++;
     uint64_t key = key_of(s, seat);
     Entry *e = &table[key & table_mask];
-    int first = -1;
-    if (e->solve == solve_no && e->key == key) {
-        first = e->card;
-        if (e->flag == EXACT) return e->value;
-        if (e->flag == LOWER && e->value >= beta) return e->value;
-        if (e->flag == UPPER && e->value <= alpha) return e->value;
-    }
+    int first, known;
+    if (tt_probe(e, key, alpha, beta, &known, &first)) return known;
     int all[CZ_MAX_ACTIONS], cards[CZ_MAX_ACTIONS], order[CZ_MAX_ACTIONS], n = cz_legal(s, all), count = 0;
     uint64_t live = 0;
     for (int i = 0; i < s->players; i++) live |= s->hand[i];
@@ -88,18 +65,12 @@ static int search(const Czech *s, int seat, int alpha, int beta) {
         if (!maximize && best < beta) beta = best;
         if (alpha >= beta) break;
     }
-    e->key = key, e->value = (int16_t)best, e->solve = solve_no, e->card = (uint8_t)best_card;
-    e->flag = best <= original_alpha ? UPPER : best >= original_beta ? LOWER : EXACT;
+    tt_store(e, key, best, best_card, original_alpha, original_beta);
     return best;
 }
 
 int cz_solve(const Czech *s, int seat, int same_world, long *searched) {
-    if (!table) {
-        table_mask = (1u << 20) - 1; /* 16 MB, made once per process */
-        table = calloc(table_mask + 1, sizeof *table);
-        if (!table) return -32768;
-    }
-    if (!same_world || solve_no == 0) solve_no++;
+    if (!tt_begin(same_world)) return TT_NO_MEMORY;
     nodes = 0;
     int value = s->over ? cz_deal_value(s, seat) : search(s, seat, -30000, 30000);
     if (searched) *searched = nodes;

@@ -6,29 +6,10 @@
  * act as the rules allow: the seat to move chooses among his actions; a molodka out of turn (F10) is an
  * interruption its holder may make before any action, so each holder, in F10's order, first chooses between
  * playing it now and letting the play go on (he may interrupt again before the next action). */
-#include <stdlib.h>
-
 #include "four_card.h"
+#include "table.h"
 
-enum { EXACT = 0, LOWER = 1, UPPER = 2 };
 
-typedef struct {
-    uint64_t key;
-    uint32_t solve; /* which solve stored it: the others' entries count as empty */
-    int16_t value;
-    uint8_t flag;
-    uint8_t move; /* the index of the best action found, tried first when the position comes again */
-} Entry;
-
-static Entry *table;
-static uint64_t table_mask;
-static uint32_t solve_no;
-
-static uint64_t mix(uint64_t h, uint64_t x) {
-    h ^= x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-    h *= 0xBF58476D1CE4E5B9ULL;
-    return h ^ (h >> 29);
-}
 
 static uint64_t key_of(const FourCard *s, int passed) {
     uint64_t h = 0;
@@ -58,13 +39,8 @@ static int search(const FourCard *s, int passed, int alpha, int beta) {
     nodes++;
     uint64_t key = key_of(s, passed);
     Entry *e = &table[key & table_mask];
-    int first = -1;
-    if (e->solve == solve_no && e->key == key) {
-        first = e->move;
-        if (e->flag == EXACT) return e->value;
-        if (e->flag == LOWER && e->value >= beta) return e->value;
-        if (e->flag == UPPER && e->value <= alpha) return e->value;
-    }
+    int first, known;
+    if (tt_probe(e, key, alpha, beta, &known, &first)) return known;
     FcAction all[FC_MAX_ACTIONS], mine[FC_MAX_ACTIONS];
     int n = fc_legal(s, all), count = 0, actor = s->to_move, interrupt = 0;
     /* a molodka out of turn first, in F10's order: nearest to the original leader first */
@@ -101,18 +77,12 @@ static int search(const FourCard *s, int passed, int alpha, int beta) {
         if (!maximize && best < beta) beta = best;
         if (alpha >= beta) break;
     }
-    e->key = key, e->value = (int16_t)best, e->solve = solve_no, e->move = (uint8_t)best_move;
-    e->flag = best <= original_alpha ? UPPER : best >= original_beta ? LOWER : EXACT;
+    tt_store(e, key, best, best_move, original_alpha, original_beta);
     return best;
 }
 
 int fc_solve(const FourCard *s, int passed, int same_world, long *searched) {
-    if (!table) {
-        table_mask = (1u << 20) - 1; /* 16 MB, made once per process */
-        table = calloc(table_mask + 1, sizeof *table);
-        if (!table) return -32768;
-    }
-    if (!same_world || solve_no == 0) solve_no++; /* the table's entries hold for one world's stock order */
+    if (!tt_begin(same_world)) return TT_NO_MEMORY; /* same_world: the entries hold for one stock order */
     nodes = 0;
     int value = search(s, passed & 15, -10000, 10000);
     if (searched) *searched = nodes;
