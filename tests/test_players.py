@@ -131,6 +131,7 @@ def test_no_peeking(variant: str, options: dict[str, object]) -> None:
             StrongPlayer(budget=None, max_worlds=6),
             SearchPlayer(None, 24),
             FlatSearch(budget=None, worlds=10),
+            ExpertPlayer(budget=None, max_worlds=4),
         )
         for player in players:
             first = player.choose(state.view(seat), random.Random(3))
