@@ -49,7 +49,7 @@ def test_expert_has_no_play_in_a_game_without_a_core(monkeypatch: pytest.MonkeyP
     seat = state.to_move
     assert seat is not None
     with pytest.raises(NoSolverError, match="czech"):
-        ExpertPlayer(budget=None, max_worlds=2).choose(state.view(seat), random.Random(1))
+        ExpertPlayer(budget=None, worlds=2).choose(state.view(seat), random.Random(1))
 
 
 def test_expert_stops_on_its_budget() -> None:
@@ -84,7 +84,7 @@ def test_c6_c7_the_expert_decides_the_announcements_by_its_search(kind: Kind, mo
     state, seat = first_position_with(kind)
     view = state.view(seat)
     announce = next(a for a in view.legal if a.kind is kind)
-    player = ExpertPlayer(budget=None, max_worlds=3)
+    player = ExpertPlayer(budget=None, worlds=3)
     monkeypatch.setattr("engine.players.expert.worth", rigged(kind, 100.0))
     assert player.choose(view, random.Random(1)) == announce
     monkeypatch.setattr("engine.players.expert.worth", rigged(kind, -100.0))
@@ -97,5 +97,5 @@ def test_c6_c7_the_experts_real_valuation_of_an_announcement_is_legal(kind: Kind
     expert's answer is legal."""
     state, seat = first_position_with(kind)
     view = state.view(seat)
-    choice = ExpertPlayer(budget=None, max_worlds=3).choose(view, random.Random(2))
+    choice = ExpertPlayer(budget=None, worlds=3).choose(view, random.Random(2))
     assert choice is None or choice in view.legal

@@ -131,7 +131,7 @@ def test_no_peeking(variant: str, options: dict[str, object]) -> None:
             StrongPlayer(budget=None, max_worlds=6),
             SearchPlayer(None, 24),
             FlatSearch(budget=None, worlds=10),
-            ExpertPlayer(budget=None, max_worlds=4),
+            ExpertPlayer(budget=None, worlds=4),
         )
         for player in players:
             first = player.choose(state.view(seat), random.Random(3))
@@ -478,5 +478,5 @@ def test_c7_a_seat_that_may_go_out_of_trumps_knows_his_partner_holds_a_plain_car
     rng = random.Random(1)
     for _ in range(8000):
         assert exchange in knowledge.world(rng).legal_actions(seat)
-    for player in (FlatSearch(budget=None, worlds=20), ExpertPlayer(budget=None, max_worlds=20)):
+    for player in (FlatSearch(budget=None, worlds=20), ExpertPlayer(budget=None, worlds=20)):
         assert player.choose(view, random.Random(2)) in view.legal

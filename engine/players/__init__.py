@@ -192,7 +192,7 @@ def find_player(
     if level == "strong1":
         return StrongPlayer(budget=budget, max_worlds=max_worlds)
     if level == "expert":
-        return ExpertPlayer(budget=budget, max_worlds=max_worlds)
+        return ExpertPlayer(budget=budget, worlds=max_worlds)
     if level in LEVELS:
         return LEVELS[level]()
     raise ValueError(f"unknown computer level {level!r}; known: {', '.join(LEVELS)}")

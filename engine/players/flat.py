@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.actions import Action
-from engine.core import View
+from engine.core import GameState, View
 from engine.players.basic import CHOICES, Table
 from engine.players.search import EXTRAS, WEIGHTED, candidates, finish, likelihood, record
 from engine.players.worlds import Knowledge
@@ -43,6 +43,15 @@ SAFETY = 0.9  # the share of the budget the rounds may use: the rest absorbs a s
 # deals, strong with racing against strong1 in four-card Kozel: 46.8 % ± 5.8 of deals won, a card-point
 # margin of -5.9 ± 5.6, at 520 playouts a decision against strong1's 1,416.
 FULL_ROUNDS = ("four_card",)
+
+# How a search values a candidate in a world: (the world after the candidate, the deciding seat, the deal's
+# index, whether the candidate is waiting, whether an earlier candidate was valued in this same world).
+Leaf = Callable[[GameState, int, int, bool, bool], float]
+
+
+def playout_leaf(state: GameState, seat: int, deal: int, waiting: bool, same_world: bool) -> float:
+    """The deal played to its end by the heuristics for every seat: ``strong``'s valuation."""
+    return finish(state, deal)[seat]
 
 
 @dataclass(frozen=True)
@@ -82,8 +91,11 @@ class FlatSearch:
         weights: list[float] = []
         done = rounds = 0
         racing = self.racing and view.variant not in FULL_ROUNDS
+        leaf: Leaf | None = None
         while len(alive) > 1:
             world = knowledge.world(rng)
+            if leaf is None:
+                leaf = self._leaf(view, world)
             world.seed = rng.getrandbits(32)  # a redeal (C6) deals cards nobody can know yet
             weights.append(likelihood(world, seat) if weigh else 1.0)
             deal = len(world.deals)  # counted before a candidate that ends the deal is applied
@@ -92,7 +104,7 @@ class FlatSearch:
                 option = options[i]
                 if option is not None:
                     state.apply(option)
-                values[i].append(finish(state, deal)[seat])
+                values[i].append(leaf(state, seat, deal, option is None, k > 0))
             done += len(alive)
             rounds += 1
             if racing and rounds >= WARMUP:
@@ -105,6 +117,10 @@ class FlatSearch:
                     break  # the next round would not finish in time
         record(self.label, done)
         return options[max(alive, key=lambda i: _mean(values[i], weights))]
+
+    def _leaf(self, view: View, world: GameState) -> Leaf:
+        """The valuation of this decision's candidates; ``world`` is its first sampled world."""
+        return playout_leaf
 
 
 def _mean(values: list[float], weights: list[float]) -> float:
