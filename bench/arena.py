@@ -5,8 +5,9 @@ ones, once the other way round, so the luck of the cards cancels out.  Reported 
 confidence intervals over the deal pairs: the share of deals A won (a deal is won when it was worth more to
 A's side than to B's: card points and series points in team games, penalty points in Czech Kozel; a draw
 counts half), A's mean score margin (card points in the team games, penalty points in Czech Kozel) and
-A's mean margin of series points.  The whole deck's order is the shuffle's, so the stock of four-card Kozel
-is drawn in the same order at both tables.
+A's mean margin of series points (positive when A's side gained on the series: more series points in
+classic Kozel, fewer defeat points in four-card Kozel).  The whole deck's order is the shuffle's, so the
+stock of four-card Kozel is drawn in the same order at both tables.
 
     python -m bench.arena --a basic --b random --deals 2000
     python -m bench.arena --a strong --b strong1 --deals 300 --worlds 40 --iterations 160
@@ -191,7 +192,7 @@ def play_pair(task: Task) -> PairResult:
         else:
             value = type(state).deal_value(result, a_seats)
             diff = result.points[a_seats] - result.points[1 - a_seats]
-            points = result.score[a_seats] - result.score[1 - a_seats]
+            points = type(state).series_margin(result, a_seats)
         wins += 1.0 if value > 0 else 0.5 if value == 0 else 0.0
         margin += diff
         series += points

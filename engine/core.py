@@ -377,9 +377,16 @@ class GameState:
     @classmethod
     def deal_value(cls, result: DealResult, seat: int) -> float:
         """How good a finished deal was for ``seat``: his team's card-point margin plus 15 per series point
-        it won over the other team (a Czech Kozel player: the others' mean penalty minus his own)."""
+        of margin (``series_margin``; a Czech Kozel player: the others' mean penalty minus his own)."""
         us, them = seat % 2, 1 - seat % 2
-        return result.points[us] - result.points[them] + 15 * (result.score[us] - result.score[them])
+        return result.points[us] - result.points[them] + 15 * cls.series_margin(result, seat)
+
+    @classmethod
+    def series_margin(cls, result: DealResult, seat: int) -> float:
+        """What a finished deal did to the series for ``seat``, in series points: positive when it put his
+        side ahead (series points won over the other team's; fewer defeat or penalty points)."""
+        us, them = seat % 2, 1 - seat % 2
+        return result.score[us] - result.score[them]
 
     def team(self, seat: int) -> int:
         return seat % 2

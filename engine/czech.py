@@ -72,7 +72,11 @@ class CzechState(GameState):
 
     @classmethod
     def deal_value(cls, result: DealResult, seat: int) -> float:
-        others = [p for s, p in enumerate(result.score) if s != seat]
+        return cls.series_margin(result, seat)
+
+    @classmethod
+    def series_margin(cls, result: DealResult, seat: int) -> float:
+        others = [p for s, p in enumerate(result.score) if s != seat]  # K5: penalty points, bad to have
         return sum(others) / len(others) - result.score[seat]
 
     def _start_series(self) -> None:

@@ -151,9 +151,9 @@ class FourCardState(GameState):
         return DECK
 
     @classmethod
-    def deal_value(cls, result: DealResult, seat: int) -> float:
+    def series_margin(cls, result: DealResult, seat: int) -> float:
         us, them = seat % 2, 1 - seat % 2  # F14: the score is defeat points, bad for whoever gets them
-        return result.points[us] - result.points[them] - 15 * (result.score[us] - result.score[them])
+        return result.score[them] - result.score[us]
 
     # --- dealing ----------------------------------------------------------------------------------------
 

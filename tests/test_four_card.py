@@ -316,6 +316,16 @@ def test_F14_deal_score_through_the_engine() -> None:
     assert state.totals == [4, 8]
 
 
+def test_F14_defeat_points_count_against_the_side_that_gets_them() -> None:
+    """F14: defeat points are bad to have, so the deal in which team 1 got 2 of them is worth more than its
+    card points to team 0, and its series margin is +2 for team 0 (the arena's series figure)."""
+    state = deal(TWO_MOLODKAS)
+    finish_with_piles(state, 70, (5, 4))
+    result = state.deals[0]
+    assert FourCardState.series_margin(result, 0) == 2 and FourCardState.series_margin(result, 1) == -2
+    assert FourCardState.deal_value(result, 0) == 20 + 15 * 2 and FourCardState.deal_value(result, 3) == -50
+
+
 def test_F14_eggs_at_60_60_give_no_defeat_points_and_are_recorded() -> None:
     state = deal(TWO_MOLODKAS)
     finish_with_piles(state, 60, (4, 5))
