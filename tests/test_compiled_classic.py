@@ -6,8 +6,10 @@ bug planted in the core's source fails that comparison; and the solver matches p
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -15,7 +17,7 @@ import pytest
 
 from engine import find_variant
 from engine.actions import Kind
-from engine.classic import ClassicState
+from engine.classic import QUEEN_OF_CLUBS, SIX_OF_CLUBS, ClassicState
 from engine.compiled import classic as cc
 from tests.test_compiled import plant
 
@@ -99,9 +101,12 @@ MUTANTS = {  # rule: (the core's file, what it says, a plausible mistake)
             "esuit[c] == led && power[c] > best"),
     "C12": ("classic.c", "queen % 2 != six % 2", "queen != six"),
     "C13 pairs": ("classic.c", "p >= 91 ? 4 : p >= 61 ? 2 : 0", "p >= 91 ? 4 : p >= 60 ? 2 : 0"),
-    "C13 eggs": ("classic.c", "+= 2 * s->eggs_pending", "+= s->eggs_pending"),
+    "C13 eggs": ("classic.c", "+= 2 * eggs_pending", "+= eggs_pending"),
     "C13 all tricks": ("classic.c", "int taker = s->tricks[0] ? 0 : 1;", "int taker = s->tricks[1] ? 0 : 1;"),
     "solver: equivalent cards": ("classic_solve.c", "&& points[d] == points[card] &&", "&&"),
+    "solver: the bound of a caught queen": ("classic_solve.c", "widen(range, -15 * (4 + 2 * s->eggs_pending));", ""),
+    "solver: the bound of every trick to one team": ("classic_solve.c", "if (s->lose_series && !s->tricks[0])",
+                                                      "if (0)"),
 }
 
 
@@ -142,13 +147,17 @@ def reference_value(state: ClassicState, memo: dict[bytes, int] | None = None) -
     return memo[key]
 
 
-def endgames(count: int, cards: int, seed: int) -> list[ClassicState]:
+def endgames(
+    count: int, cards: int, seed: int, keep: Callable[[ClassicState], bool] = lambda state: True
+) -> list[ClassicState]:
     """Positions of random deals (every option set, eggs pending now and then) with at most ``cards`` cards
-    in a hand, somewhere inside a trick too."""
+    in a hand, somewhere inside a trick too; only those ``keep`` accepts."""
     variant, rng = find_variant("classic"), random.Random(seed)
     found: list[ClassicState] = []
-    while len(found) < count:
-        state = variant.new_game(rng.getrandbits(40), OPTION_SETS[len(found) % len(OPTION_SETS)])
+    for tried in itertools.count():
+        if len(found) == count:
+            break
+        state = variant.new_game(rng.getrandbits(40), OPTION_SETS[tried % len(OPTION_SETS)])
         assert isinstance(state, ClassicState)
         state.eggs_pending = rng.choice((0, 0, 1, 2))
         while not state.deals and (max(len(h) for h in state.hands) > cards or not cc.in_card_play(state)):
@@ -156,7 +165,7 @@ def endgames(count: int, cards: int, seed: int) -> list[ClassicState]:
         for _ in range(rng.randrange(4)):
             if not state.deals:
                 state.apply(rng.choice([a for a in state.all_legal_actions() if a.kind is Kind.PLAY]))
-        if not state.deals:
+        if not state.deals and keep(state):
             found.append(state)
     return found
 
@@ -173,4 +182,16 @@ def test_the_classic_solver_finds_the_exact_worth_of_a_position_with_every_card_
 @functools.cache
 def SOLVED() -> list[tuple[ClassicState, int]]:
     """End positions for the mutants of the solver, with their worth by plain minimax."""
-    return [(state, reference_value(state)) for state in endgames(60, 3, 41)]
+    found = endgames(60, 3, 41) + endgames(40, 3, 42, both_clubs_out) + endgames(20, 3, 43, a_team_without_a_trick)
+    return [(state, reference_value(state)) for state in found]
+
+
+def both_clubs_out(state: ClassicState) -> bool:
+    """The Q♣ and the 6♣ in the hands of the two teams: the queen can still be caught (C12)."""
+    holder = {c: seat % 2 for seat, hand in enumerate(state.hands) for c in hand}
+    return {QUEEN_OF_CLUBS, SIX_OF_CLUBS} <= set(holder) and holder[QUEEN_OF_CLUBS] != holder[SIX_OF_CLUBS]
+
+
+def a_team_without_a_trick(state: ClassicState) -> bool:
+    """Every trick so far to one team, under the option by which taking every trick wins the series (C13)."""
+    return state.options.all_tricks == "lose_series" and 0 in state.tricks_taken

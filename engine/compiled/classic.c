@@ -82,9 +82,19 @@ int cl_legal(const Classic *s, int *cards) {
 static int pairs_for(int p) { return p >= 91 ? 4 : p >= 61 ? 2 : 0; } /* C13 */
 
 /* C13's eggs: the next team to score takes 2 more for every deal that ended 60:60 before. */
+static void add_eggs(int score[2], int eggs_pending) {
+    if (eggs_pending && (score[0] || score[1])) score[score[0] ? 0 : 1] += 2 * eggs_pending;
+}
+
 static void settle(Classic *s, int eggs) {
-    if (!eggs && s->eggs_pending && (s->score[0] || s->score[1])) s->score[s->score[0] ? 0 : 1] += 2 * s->eggs_pending;
+    if (!eggs) add_eggs(s->score, s->eggs_pending);
     s->over = 1;
+}
+
+int cl_normal_value(const Classic *s, int p0) {
+    int p1 = 120 - p0, pairs[2] = {pairs_for(p0), pairs_for(p1)};
+    if (p0 != p1) add_eggs(pairs, s->eggs_pending);
+    return p0 - p1 + 15 * (pairs[0] - pairs[1]);
 }
 
 static void score_deal(Classic *s) {

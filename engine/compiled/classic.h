@@ -21,6 +21,9 @@ typedef struct {
 int cl_legal(const Classic *s, int *cards); /* the cards the seat to move may play */
 int cl_apply(Classic *s, int card);         /* 1: the deal is over */
 int cl_card_points(uint64_t cards);
+/* The worth to team 0 of a deal ended by its last trick with team 0 at ``p0`` of the 120 card points, neither
+ * team taking every trick (C13 with its eggs): it grows with ``p0``, and bounds the deal's other ends. */
+int cl_normal_value(const Classic *s, int p0);
 void cl_card_info(int card, int *esuit, int *power); /* its effective suit (4: trumps) and power, -1 if none */
 int cl_deal_value(const Classic *s);        /* the deal's worth to team 0 once it is over */
 long cl_random_deals(long deals, uint64_t seed, long totals[2]);

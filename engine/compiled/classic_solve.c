@@ -48,15 +48,34 @@ static int equivalent(const Classic *s, uint64_t live, int card) {
            d != SIX_OF_CLUBS;
 }
 
+static void widen(int range[2], int value) {
+    if (value < range[0]) range[0] = value;
+    if (value > range[1]) range[1] = value;
+}
+
 static int search(const Classic *s, int alpha, int beta) {
     nodes++;
     uint64_t key = key_of(s);
     Entry *e = &table[key & table_mask];
     int first, known;
     if (tt_probe(e, key, alpha, beta, &known, &first)) return known;
-    int all[CL_MAX_ACTIONS], cards[CL_MAX_ACTIONS + 1], n = cl_legal(s, all), count = 0;
     uint64_t live = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3];
     for (int i = 0; i < s->nplays; i++) live |= 1ULL << s->play_card[i];
+    /* the most and the least the deal can be worth from here: every card point left to one team; the queen
+     * caught (C12) while both clubs are still out; every trick to a team that then wins the series instead
+     * of series points, the deal worth its 120 card points alone (C13's option) */
+    int left = cl_card_points(live), range[2];
+    range[0] = cl_normal_value(s, s->points[0]), range[1] = cl_normal_value(s, s->points[0] + left);
+    if ((live >> QUEEN_OF_CLUBS & 1) && (live >> SIX_OF_CLUBS & 1)) {
+        widen(range, 15 * (4 + 2 * s->eggs_pending));
+        widen(range, -15 * (4 + 2 * s->eggs_pending));
+    }
+    if (s->lose_series && !s->tricks[0]) widen(range, -120);
+    if (s->lose_series && !s->tricks[1]) widen(range, 120);
+    int low = range[0], high = range[1];
+    if (high <= alpha) return high;
+    if (low >= beta) return low;
+    int all[CL_MAX_ACTIONS], cards[CL_MAX_ACTIONS + 1], n = cl_legal(s, all), count = 0;
     for (int i = 0; i < n; i++)
         if (all[i] == first || !equivalent(s, live, all[i])) cards[count++] = all[i];
     /* likely best first: the known best; on a trick partner holds, the dearest card; on a trick that can be won,
