@@ -111,7 +111,10 @@ MUTANTS = {  # rule: (the core's file, what it says, a plausible mistake)
     "F10": ("four_card.c", "return s->answered == 0 && distance < leader;", "return distance < leader;"),
     "F11": ("four_card.c", "s->hand[(winner + i) % 4] |= 1ULL", "s->hand[(winner + 1 + i) % 4] |= 1ULL"),
     "F14": ("four_card.c", "if (tricks == 0) return 6;", "if (tricks <= 1) return 6;"),
-    "solver: F14": ("four_card_solve.c", "return a - b - 15 * (score[0] - score[1]);", "return a - b;"),
+    "solver: F14": ("four_card_solve.c", "return points[0] - points[1] - 15 * (score[0] - score[1]);",
+                    "return points[0] - points[1];"),
+    "solver: the bounds": ("four_card_solve.c", "int left = 120 - s->points[0] - s->points[1];",
+                           "int left = fc_card_points(s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3]);"),
 }
 SOURCE_FILES = tuple(sorted(p.name for p in SOURCES.iterdir() if p.suffix in (".c", ".h")))
 

@@ -24,14 +24,17 @@ static uint64_t key_of(const FourCard *s, int passed) {
     return mix(h, small);
 }
 
-int fc_deal_value(const FourCard *s) {
-    int a = s->points[0], b = s->points[1], score[2] = {0, 0};
-    if (a != b) {
-        int loser = a < b ? 0 : 1;
-        score[loser] = fc_defeat_points(s->points[loser], s->tricks[loser]);
+/* The worth to team 0 of a deal ended with these card points and tricks (F14). */
+static int end_value(const int points[2], const int tricks[2]) {
+    int score[2] = {0, 0};
+    if (points[0] != points[1]) {
+        int loser = points[0] < points[1] ? 0 : 1;
+        score[loser] = fc_defeat_points(points[loser], tricks[loser]);
     }
-    return a - b - 15 * (score[0] - score[1]);
+    return points[0] - points[1] - 15 * (score[0] - score[1]);
 }
+
+int fc_deal_value(const FourCard *s) { return end_value(s->points, s->tricks); }
 
 static long nodes;
 
@@ -41,6 +44,14 @@ static int search(const FourCard *s, int passed, int alpha, int beta) {
     Entry *e = &table[key & table_mask];
     int first, known;
     if (tt_probe(e, key, alpha, beta, &known, &first)) return known;
+    /* the most and the least the deal can be worth from here: the card points still out (of the 120) and
+     * the trick on the table, or more, all to one team */
+    int left = 120 - s->points[0] - s->points[1];
+    int best_points[2] = {s->points[0] + left, s->points[1]}, best_tricks[2] = {s->tricks[0] + 1, s->tricks[1]};
+    int worst_points[2] = {s->points[0], s->points[1] + left}, worst_tricks[2] = {s->tricks[0], s->tricks[1] + 1};
+    int high = end_value(best_points, best_tricks), low = end_value(worst_points, worst_tricks);
+    if (high <= alpha) return high;
+    if (low >= beta) return low;
     FcAction all[FC_MAX_ACTIONS], mine[FC_MAX_ACTIONS];
     int n = fc_legal(s, all), count = 0, actor = s->to_move, interrupt = 0;
     /* a molodka out of turn first, in F10's order: nearest to the original leader first */
