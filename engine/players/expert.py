@@ -6,8 +6,7 @@ racing, the announcements C6, C7 and K6 searched like any card) with another val
 valued by the game's exact solver in the compiled core (``engine.compiled.Solver``): alpha-beta over the
 rules' own moves, every card of the world known, every seat taken to play its best.  Where an exact solve
 would still be too dear, the deal goes on with the basic heuristics for every seat until it is cheap, and is
-solved from there.  (EXPERIMENT: ``hybrid`` values a decision whose first world is out of the solver's
-reach by heuristic play to the deal's end, as ``strong`` does.)
+solved from there.
 
 A game whose core has no solver yet has no expert: choosing raises ``NoSolverError`` rather than playing
 another level.
@@ -30,17 +29,14 @@ from engine.players.search import heuristic_step
 class ExpertPlayer(FlatSearch):
     name: ClassVar[str] = "expert"
     label: str = "expert"
-    hybrid: bool = False
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
         if view.legal:
             solver(view.variant)  # no solver, no expert: NoSolverError
         return super().choose(view, rng)
 
-    def _leaf(self, view: View, world: GameState) -> Leaf:
+    def _leaf(self, view: View) -> Leaf:
         game = solver(view.variant)
-        if self.hybrid and not game.solvable(world):
-            return super()._leaf(view, world)
 
         def leaf(state: GameState, seat: int, deal: int, waiting: bool, same_world: bool) -> float:
             return worth(game, state, seat, deal, waiting=waiting, same_world=same_world)

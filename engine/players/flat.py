@@ -91,11 +91,9 @@ class FlatSearch:
         weights: list[float] = []
         done = rounds = 0
         racing = self.racing and view.variant not in FULL_ROUNDS
-        leaf: Leaf | None = None
+        leaf = self._leaf(view)
         while len(alive) > 1:
             world = knowledge.world(rng)
-            if leaf is None:
-                leaf = self._leaf(view, world)
             world.seed = rng.getrandbits(32)  # a redeal (C6) deals cards nobody can know yet
             weights.append(likelihood(world, seat) if weigh else 1.0)
             deal = len(world.deals)  # counted before a candidate that ends the deal is applied
@@ -118,8 +116,8 @@ class FlatSearch:
         record(self.label, done)
         return options[max(alive, key=lambda i: _mean(values[i], weights))]
 
-    def _leaf(self, view: View, world: GameState) -> Leaf:
-        """The valuation of this decision's candidates; ``world`` is its first sampled world."""
+    def _leaf(self, view: View) -> Leaf:
+        """How this decision's candidates are valued."""
         return playout_leaf
 
 
