@@ -1,5 +1,5 @@
 """Flat determinized Monte Carlo with inference and racing: the *strong* computer player's search in the
-team games.
+team games, and the *expert*'s in every game with another valuation of a candidate (``FlatSearch._leaf``).
 
 Each round samples one world that agrees with the seat's view (``engine.players.worlds``) and plays every
 candidate still in the race on to the end of the deal in that same world, with the basic heuristics for all
