@@ -64,7 +64,7 @@ static int search(const Classic *s, int alpha, int beta) {
     /* the most and the least the deal can be worth from here: every card point left to one team; the queen
      * caught (C12) while both clubs are still out; every trick to a team that then wins the series instead
      * of series points, the deal worth its 120 card points alone (C13's option) */
-    int left = cl_card_points(live), range[2];
+    int left = 120 - s->points[0] - s->points[1], range[2]; /* C5: the deck's 120, less the piles */
     range[0] = cl_normal_value(s, s->points[0]), range[1] = cl_normal_value(s, s->points[0] + left);
     if ((live >> QUEEN_OF_CLUBS & 1) && (live >> SIX_OF_CLUBS & 1)) {
         widen(range, 15 * (4 + 2 * s->eggs_pending));

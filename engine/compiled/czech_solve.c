@@ -4,7 +4,6 @@
 #include "czech.h"
 #include "table.h"
 
-
 static long nodes;
 
 static uint64_t key_of(const Czech *s, int seat) {

@@ -9,8 +9,6 @@
 #include "four_card.h"
 #include "table.h"
 
-
-
 static uint64_t key_of(const FourCard *s, int passed) {
     uint64_t h = 0;
     for (int i = 0; i < 4; i++) h = mix(h, s->hand[i]);
