@@ -239,6 +239,8 @@ class GameState:
 
     VARIANT: ClassVar[str] = ""
     TEAMS: ClassVar[bool] = True
+    # The series totals count against their side (defeat points F14, penalties K5) rather than for it (C13).
+    TOTALS_AGAINST: ClassVar[bool] = False
 
     options: Any = None
     seed: int = 0
@@ -388,8 +390,31 @@ class GameState:
         us, them = seat % 2, 1 - seat % 2
         return result.score[us] - result.score[them]
 
+    @classmethod
+    def deal_won(cls, result: DealResult, seat: int) -> bool:
+        """Whether a finished deal went ``seat``'s way: it put his side ahead in the series."""
+        return cls.series_margin(result, seat) > 0
+
     def team(self, seat: int) -> int:
         return seat % 2
+
+    def standing(self) -> tuple[int, ...]:
+        """Each seat's place in the series as it stands, 0 first, equal standing sharing a place (the places
+        then run on without gaps).  A finished series ranks its winners first and its losers last (F15, C14,
+        K8), the rest and Czech Kozel's players within those by their totals; one stopped before its end, by
+        the totals alone."""
+        outcome = self.outcome
+        sign = 1 if self.TOTALS_AGAINST else -1
+
+        def key(seat: int) -> tuple[bool, bool, int]:
+            total = self.totals[seat % 2 if self.TEAMS else seat] if self.totals else 0
+            if outcome is None:
+                return False, False, sign * total
+            return seat not in outcome.winners, seat in outcome.losers, sign * total
+
+        keys = [key(seat) for seat in range(self.num_players)]
+        order = sorted(set(keys))
+        return tuple(order.index(k) for k in keys)
 
     def num_units(self) -> int:
         """Scores are kept per team (2) in team games and per player in Czech Kozel."""

@@ -51,6 +51,7 @@ class CzechOptions(Options):
 @dataclass(eq=True)
 class CzechState(GameState):
     VARIANT: ClassVar[str] = "czech"
+    TOTALS_AGAINST: ClassVar[bool] = True
     TEAMS: ClassVar[bool] = False
 
     options: CzechOptions = field(default_factory=CzechOptions)
@@ -78,6 +79,11 @@ class CzechState(GameState):
     def series_margin(cls, result: DealResult, seat: int) -> float:
         others = [p for s, p in enumerate(result.score) if s != seat]  # K5: penalty points, bad to have
         return sum(others) / len(others) - result.score[seat]
+
+    @classmethod
+    def deal_won(cls, result: DealResult, seat: int) -> bool:
+        """The fewest penalty points of the deal, alone or shared, when not everybody had as few (K5)."""
+        return result.score[seat] == min(result.score) < max(result.score)
 
     def _start_series(self) -> None:
         self.leader = (self.dealer + 1) % self.num_players  # K3

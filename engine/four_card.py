@@ -128,6 +128,7 @@ class FourCardOptions(Options):
 @dataclass(eq=True)
 class FourCardState(GameState):
     VARIANT: ClassVar[str] = "four_card"
+    TOTALS_AGAINST: ClassVar[bool] = True
 
     options: FourCardOptions = field(default_factory=FourCardOptions)
     stock: list[Card] = field(default_factory=list)  # top first

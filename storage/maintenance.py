@@ -5,8 +5,9 @@ while the bot is running and writing (WAL readers never block the writer, and th
 The copy is written beside its target under a temporary name, checked, and only then renamed into place, so a
 half-written backup never carries the target's name.
 
-``check`` verifies a file without changing it: SQLite's full integrity check, the schema version, and that every
-game replays from its stored actions to the stored counters and deal results.  It works on a private snapshot
+``check`` verifies a file without changing it: SQLite's full integrity check, the schema version, that every
+game replays from its stored actions to the stored counters and deal results, and that the stored ratings are
+what the stored series rate to.  It works on a private snapshot
 (taken with the same backup API, migrated there if the file is older than this code), never on the file itself.
 """
 
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from storage.db import SCHEMA_VERSION, CorruptDatabaseError, StorageError, check_file
-from storage.repos import Storage
+from storage.repos import RATINGS_VERSION, Storage
 
 
 def _snapshot(source: Path, target: Path) -> None:
@@ -59,6 +60,7 @@ class CheckReport:
     schema_version: int = 0
     games: int = 0
     actions: int = 0
+    rated: int = 0
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -68,7 +70,7 @@ class CheckReport:
     def lines(self) -> list[str]:
         head = (
             f"{self.path}: schema version {self.schema_version} (this code: {SCHEMA_VERSION}), "
-            f"{self.games} games, {self.actions} actions replayed"
+            f"{self.games} games, {self.actions} actions replayed, {self.rated} rated series rated again"
         )
         return [head, *(f"problem: {p}" for p in self.problems), "ok" if self.ok else "NOT OK"]
 
@@ -99,9 +101,12 @@ async def check(path: Path) -> CheckReport:
         except sqlite3.DatabaseError as exc:
             report.problems.append(str(CorruptDatabaseError(f"{path}: {exc}")))
             return report
-        store = await Storage.open(copy)
+        # a file from before the ratings is rated in the snapshot as the bot would rate it at its next start
+        store = await Storage.open(copy, catch_up=report.schema_version < RATINGS_VERSION)
         try:
             await _replay_all(store, report)
+            report.rated = await store.ratings.rated_count()
+            report.problems += [f"rating: {d}" for d in await store.ratings.recompute()]
         finally:
             await store.close()
     return report

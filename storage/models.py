@@ -8,6 +8,8 @@ from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from storage.rating import Skill
+
 GameStatus = Literal["lobby", "active", "finished", "cancelled"]
 
 
@@ -119,6 +121,47 @@ class DealRow(Row):
 
 
 DEAL_COLUMNS = "game_id, deal_no, result"
+
+
+class RatedPlayer(BaseModel):
+    """A rating with its holder: a person (``user_id`` and ``name``) or a computer level (``level``)."""
+
+    user_id: int | None
+    name: str
+    level: str | None = None
+    skill: Skill
+    best: int | None = None
+
+
+class RatingChange(BaseModel):
+    """What a rated series did to one seat's player: his rating before it (None: his first) and after."""
+
+    seat: int
+    user_id: int | None
+    level: str | None
+    before: Skill | None
+    after: Skill
+
+
+class RatingPoint(BaseModel):
+    """One point of a person's rating over time: after his ``series``-th rated series, which ended at ``at``."""
+
+    series: int
+    rating: int
+    provisional: bool
+    at: str
+
+
+class PersonRating(BaseModel):
+    """A person's rating in one game, with its best, his rated series and deals won, and his place in each
+    chat where he played (chat title, place, players ranked there)."""
+
+    variant: str
+    skill: Skill
+    best: int | None
+    series_won: int
+    deals_won: int
+    places: list[tuple[str, int, int]]
 
 
 class ResultRow(Row):
