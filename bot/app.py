@@ -30,7 +30,7 @@ from storage import Storage
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("newgame", "score", "cancel", "kick", "settings", "rules", "language", "help")
+GROUP_COMMANDS = ("newgame", "score", "top", "notify_me", "cancel", "kick", "settings", "rules", "language", "help")
 PRIVATE_COMMANDS = ("start", "stats", "rules", "language", "help")
 COMMAND_KEYS = {name: f"command.{name}" for name in {*GROUP_COMMANDS, *PRIVATE_COMMANDS}}
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from html import escape
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.events import DealOpened, Edit, Event, Say
 from bot.i18n import pick_language, t
@@ -66,6 +69,23 @@ class Chats:
     async def default_variant(self, chat_id: int) -> str:
         chat = await self.storage.chats.get(chat_id)
         return chat.settings.default_variant if chat else "four_card"
+
+    # --- /notify_me ------------------------------------------------------------------------------------------
+
+    async def toggle_notices(self, chat_id: int, person: Person, lang: str) -> Rendered:
+        """/notify_me: the person is told in private when a game opens in the chat, or no longer; one who
+        has not started the bot is asked to (his notices wait until he has)."""
+        row = await self.person(person)
+        on = await self.storage.notices.toggle(chat_id, person.user_id)
+        chat = await self.storage.chats.get(chat_id)
+        title = escape(chat.title if chat else "")
+        if not on:
+            return t(lang, "notify.off", name=escape(person.name), chat=title), None
+        if not row.can_message:
+            url = f"https://t.me/{self.bot_username}?start=notify"
+            markup = InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, "notify.start_button"), url=url)]])
+            return t(lang, "notify.on_start_first", name=escape(person.name), chat=title), markup
+        return t(lang, "notify.on", name=escape(person.name), chat=title), None
 
     # --- /settings ------------------------------------------------------------------------------------------
 

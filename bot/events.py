@@ -129,12 +129,14 @@ class GameEnded:
 
 @dataclass(frozen=True)
 class Say:
-    """A message to send; ``lobby_of``: it is that game's lobby message (its id is kept)."""
+    """A message to send; ``lobby_of``: it is that game's lobby message (its id is kept); ``loud``: it
+    notifies (a sound), as a message the person asked for should."""
 
     chat_id: int
     text: str
     markup: InlineKeyboardMarkup | None = None
     lobby_of: int | None = None
+    loud: bool = False
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
 from bot.callbacks import Lobby, LobbyOp, Sit
 from bot.clock import Clock, Handle
 from bot.events import DealOpened, Edit, Event, Say
@@ -94,9 +96,24 @@ class Lobbies:
         except OpenGameExistsError:
             return t(lang, "lobby.exists")
         text, markup = await lobby_render(self.storage, game, lang, self.bot_username)
-        await self.tell([Say(chat_id, text, markup, lobby_of=game.game_id)])
+        await self.tell([Say(chat_id, text, markup, lobby_of=game.game_id), *await self.notices(game, creator)])
         self.expiry.schedule(game.game_id)
         return None
+
+    async def notices(self, game: GameRow, creator: Person) -> list[Event]:
+        """/notify_me: each person who asked is told in private that a game opened in the chat, with a
+        button that seats him."""
+        chat = await self.storage.chats.get(game.chat_id)
+        title = escape(chat.title if chat else "")
+        events: list[Event] = []
+        for person in await self.storage.notices.subscribers(game.chat_id):
+            if person.user_id == creator.user_id:
+                continue
+            lang = pick_language(person.effective_language)
+            text = t(lang, "notify.opened", name=escape(creator.name), game=game_title(game.variant, lang), chat=title)
+            button = InlineKeyboardButton(t(lang, "notify.join"), url=join_link(self.bot_username, game.game_id))
+            events.append(Say(person.user_id, text, InlineKeyboardMarkup([[button]]), loud=True))
+        return events
 
     async def refreshed(self, game_id: int) -> list[Event]:
         game = await self.storage.games.get(game_id)

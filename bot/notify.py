@@ -39,6 +39,7 @@ from bot.events import (
     TurnMissed,
 )
 from bot.i18n import t
+from bot.leaderboard import render_changes
 from bot.live import Live, LiveGames
 from bot.outbox import Kind
 from bot.pings import TurnPings
@@ -195,8 +196,8 @@ class Notifier:
                 if ended is not None:
                     await self.pings.drop(ended, every=True)
                     self.pings.forget_presses(ended.game_id)
-            case Say(chat_id=chat_id, text=text, markup=markup, lobby_of=lobby_of):
-                message_id = await self.publisher.send(chat_id, text, markup)
+            case Say(chat_id=chat_id, text=text, markup=markup, lobby_of=lobby_of, loud=loud):
+                message_id = await self.publisher.send(chat_id, text, markup, notify=loud)
                 if lobby_of is not None:
                     await self.storage.games.set_lobby_message(lobby_of, message_id)
             case Edit(chat_id=chat_id, message_id=message_id, text=text, markup=markup):
@@ -333,7 +334,8 @@ class Notifier:
         if state.outcome is not None and deals_before <= len(state.deals):
             parts = [render_deal_result(r, game.variant, live.seating, lang) for r in state.deals[deals_before:]]
             parts.append(render_outcome(state.outcome, game.variant, live.seating, lang))
-            ending = "\n\n".join(parts)
+            ratings = render_changes(await self.storage.ratings.changes(live.game_id), names_of(live), lang)
+            ending = "\n\n".join([*parts, ratings] if ratings else parts)
             announced += 1
 
         async def to_group() -> None:  # after the finished deal's table was posted, if it was still on its way
@@ -362,6 +364,13 @@ class Notifier:
             async def close_table() -> None:  # once the current table was posted, if it was still on its way
                 if live.game.table_message_id is not None:
                     self.publisher.edit(live.game.chat_id, live.game.table_message_id, text)
+                # a series cancelled after its first deal is rated as it stood (docs/ratings.md)
+                changes = await self.storage.ratings.changes(live.game_id)
+                if changes:
+                    rated = t(live.chat_lang, "rating.cancelled") + "\n" + render_changes(
+                        changes, names_of(live), live.chat_lang
+                    )
+                    await self.publisher.send(live.game.chat_id, rated)
 
             self.in_group(live, close_table, "a closed table")
         for seat in range(len(live.seats)):
@@ -379,3 +388,8 @@ class Notifier:
 
     def reminder_text(self, live: Live, seat: int, left: int) -> str:
         return t(live.lang_of(seat), "timer.reminder", chat=escape(live.seating.chat_title), seconds=left)
+
+
+def names_of(live: Live) -> dict[int, str]:
+    """The people of a game by user id, by name as they are (the table marks a stand-in; a rating does not)."""
+    return {user_id: player.name for user_id, player in live.players.items()}

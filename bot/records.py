@@ -5,11 +5,13 @@ from __future__ import annotations
 from html import escape
 
 from bot.i18n import t, tn
+from bot.leaderboard import rating_picture, render_ratings, render_top
 from bot.live import LiveGames
 from bot.menus import StatsLine, render_stats
 from bot.present import GAMES, game_title, presenter
 from bot.render import deal_line, score_line
 from storage import Storage
+from storage.models import RatedPlayer
 
 
 class Records:
@@ -51,8 +53,10 @@ class Records:
             return [t(lang, "score.last_computers", game=title), ""]
         return []
 
-    async def stats(self, user_id: int, lang: str) -> str:
-        """/stats: per game, the series played, won and lost, eggs, molodkas and kozels taken."""
+    async def stats(self, user_id: int, lang: str) -> tuple[str, bytes | None]:
+        """/stats: per game, the rating with its best, the rated series, series and deals won and the place
+        in each chat; the series played, won and lost, eggs, molodkas and kozels taken; and the picture of
+        the ratings over time (None: no rated series yet)."""
         kozels = {name: points for name in GAMES if (points := presenter(name).kozel_points) is not None}
         found = {s.variant: s for s in await self.storage.results.player_stats(user_id, kozels)}
         lines = [
@@ -60,7 +64,26 @@ class Records:
             for name in GAMES
             if (s := found.get(name)) is not None
         ]
-        return render_stats(lines, lang)
+        text = render_stats(lines, lang)
+        ratings = render_ratings(await self.storage.ratings.of_person(user_id), lang)
+        if ratings:
+            text = "\n".join([t(lang, "stats.ratings_title"), *ratings, "", text])
+        person = await self.storage.players.get(user_id)
+        picture = rating_picture(await self.storage.ratings.history(user_id), person.name if person else "", lang)
+        return text, picture
+
+    async def top(self, chat_id: int, variant: str | None, asker: int, lang: str) -> str:
+        """/top [game]: the chat's leaderboard of the game (without one: the chat's default game, else the
+        first game with a leaderboard here)."""
+        boards: dict[str, list[RatedPlayer]] = {}
+        for name in GAMES:
+            boards[name] = await self.storage.ratings.leaderboard(chat_id, name)
+        if variant is None:
+            chat = await self.storage.chats.get(chat_id)
+            default = chat.settings.default_variant if chat else GAMES[0]
+            variant = default if boards.get(default) else next((n for n in GAMES if boards[n]), default)
+        others = [f"/top {t(lang, f'newgame.arg.{name}')}" for name in GAMES if name != variant and boards[name]]
+        return render_top(boards.get(variant, []), variant, asker, lang, others)
 
     async def all_time(self, chat_id: int, lang: str) -> list[str]:
         """The chat's all-time table of each game it has played (cancelled games do not count)."""

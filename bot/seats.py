@@ -90,7 +90,8 @@ class Seats:
 
     async def absent(self, chat_id: int | None, user_id: int, key: str) -> None:
         """A person can no longer play (blocked the bot, left the group): computer players take his seats in
-        the running games (of this chat, or of every chat)."""
+        the running games (of this chat, or of every chat), and he hears no more of games opening there."""
+        await self.storage.notices.drop(user_id, chat_id)
         for live in self.games.running(chat_id):
             async with self.games.lock(live.game_id):
                 seat = live.seat_of(user_id) if self.games.is_current(live) else None

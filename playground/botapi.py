@@ -16,7 +16,7 @@ scaled`` runs it faster, as the tests run the group pacing faster):
 
 - overall: 30 requests a second per bot token, as a bucket of 30 refilled at 30 a second (so a burst of a
   second's worth is taken at once); ``getUpdates`` and ``answerCallbackQuery`` are not counted;
-- a group: 20 new messages (``sendMessage``) in any 60 seconds, a sliding window (edits of a group's messages
+- a group: 20 new messages (``sendMessage``, ``sendPhoto``) in any 60 seconds, a sliding window (edits of a group's messages
   count only overall: the bot edits one table message in place);
 - a private chat: one new message a second after a burst of 3 (a bucket of 3 refilled at one a second);
 - edits in a private chat: Telegram tolerates a quick run of edits of the same message (a hand changing
@@ -37,8 +37,11 @@ for certain: answered 500, or with the connection dropped (a network error); rec
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
 import html
+import io
 import itertools
 import json
 import math
@@ -53,6 +56,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp
+import PIL.Image
 from aiohttp import web
 
 from bot.clock import Clock
@@ -95,6 +99,7 @@ class Message:
     notify: bool = False
     from_user: int | None = None  # the person who wrote it (None: the bot)
     reply_to: int | None = None  # the message it answers, in the same chat
+    photo: str | None = None  # the file id of its picture (its text is then the caption)
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.markup:
@@ -153,6 +158,16 @@ class Chat:
         return data
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file sent in a multipart request."""
+
+    content: bytes
+
+
+NEW_MESSAGES = frozenset({"sendMessage", "sendPhoto"})  # what flood control counts as a new message
+
+
 class SpecChecker:
     """Checks request parameters against api.json: names, presence and types, recursively."""
 
@@ -166,9 +181,18 @@ class SpecChecker:
             raise ApiError(404, "Not Found: method not found")
         return dict(method)
 
-    def decode(self, method: dict[str, Any], raw: dict[str, str]) -> dict[str, Any]:
+    def decode(
+        self, method: dict[str, Any], raw: dict[str, str], files: dict[str, bytes] | None = None
+    ) -> dict[str, Any]:
+        """The parameters as values; ``files``: the parts of a multipart upload, each taken where the
+        description allows an InputFile."""
         fields = {f["name"]: f for f in method.get("fields", [])}
         params: dict[str, Any] = {}
+        for name, content in (files or {}).items():
+            spec = fields.get(name)
+            if spec is None or "InputFile" not in spec["types"]:
+                raise ApiError(400, f"Bad Request: unknown parameter {name!r} of {method['name']} (a file)")
+            params[name] = Upload(content)
         for name, value in raw.items():
             spec = fields.get(name)
             if spec is None:
@@ -283,7 +307,7 @@ class FloodControl:
         chat = params.get("chat_id")
         if not isinstance(chat, int):
             return
-        if method == "sendMessage" and chat < 0:
+        if method in NEW_MESSAGES and chat < 0:
             sent = self._group.setdefault(chat, deque())
             window = limits.group_period * (1 - limits.slack)
             while sent and now - sent[0] >= window:
@@ -291,7 +315,7 @@ class FloodControl:
             if len(sent) >= limits.group_messages:
                 raise too_many(sent[0] + window - now, f"group {chat}: {limits.group_messages} messages")
             sent.append(now)
-        elif method == "sendMessage":
+        elif method in NEW_MESSAGES:
             self._take("private", chat, limits.private_burst, limits.private_per_second, now)
         elif method == "editMessageText" and chat > 0:
             self._take("edit", chat, limits.edit_burst, limits.edit_per_second, now)
@@ -328,6 +352,7 @@ class BotApiServer:
         self.users: dict[int, User] = {}
         self.chats: dict[int, Chat] = {}
         self.messages: dict[tuple[int, int], Message] = {}
+        self.photos: dict[str, bytes] = {}  # file id → the picture, as uploaded
         self._by_chat: dict[int, list[Message]] = {}
         self.calls: list[Call] = []
         self.shown: list[Shown] = []
@@ -422,6 +447,7 @@ class BotApiServer:
             "users": [asdict(u) for u in self.users.values()],
             "chats": [{**asdict(c), "admins": sorted(c.admins)} for c in self.chats.values()],
             "messages": [asdict(m) for m in self.messages.values()],
+            "photos": {file_id: base64.b64encode(content).decode() for file_id, content in self.photos.items()},
             "commands": self.commands,
             "updates": self._updates,
             "confirmed": self._confirmed,
@@ -440,6 +466,7 @@ class BotApiServer:
             message = Message(**raw)
             self.messages[(message.chat_id, message.message_id)] = message
             self._by_chat.setdefault(message.chat_id, []).append(message)
+        self.photos.update({k: base64.b64decode(v) for k, v in data.get("photos", {}).items()})
         self.commands = dict(data.get("commands", {}))
         self._updates = list(data.get("updates", []))
         self._confirmed = int(data.get("confirmed", 0))
@@ -603,23 +630,31 @@ class BotApiServer:
 
     async def handle(self, request: web.Request) -> web.Response:
         raw: dict[str, str] = {}
+        files: dict[str, bytes] = {}
         if request.can_read_body:
             if request.content_type == "application/json":
                 raw = {k: v if isinstance(v, str) else json.dumps(v) for k, v in (await request.json()).items()}
             else:
-                raw = {k: str(v) for k, v in (await request.post()).items()}
+                for k, v in (await request.post()).items():
+                    if isinstance(v, web.FileField):
+                        files[k] = v.file.read()
+                    else:
+                        raw[k] = str(v)
         raw.update(request.query)
         try:
-            status, body = await self.call(request.match_info["token"], request.match_info["method"], raw)
+            status, body = await self.call(request.match_info["token"], request.match_info["method"], raw, files)
         except DroppedConnection:
             if request.transport is not None:
                 request.transport.abort()  # the connection drops with no answer
             raise
         return web.json_response(body, status=status)
 
-    async def call(self, token: str, method_name: str, raw: dict[str, str]) -> tuple[int, dict[str, Any]]:
-        """One Bot API request, its parameters as sent (form fields, JSON values as text): the HTTP status and
-        the JSON body of the answer; raises ``DroppedConnection`` for a request answered with nothing."""
+    async def call(
+        self, token: str, method_name: str, raw: dict[str, str], files: dict[str, bytes] | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        """One Bot API request, its parameters as sent (form fields, JSON values as text; ``files``, the
+        uploaded parts): the HTTP status and the JSON body of the answer; raises ``DroppedConnection`` for a
+        request answered with nothing."""
         long_poll = method_name.lower() == "getupdates"
         if not long_poll:
             self.in_flight += 1
@@ -629,7 +664,7 @@ class BotApiServer:
             if token != self.token:
                 raise ApiError(401, "Unauthorized")
             spec = self.checker.method(method_name)
-            params = self.checker.decode(spec, raw)
+            params = self.checker.decode(spec, raw, files)
             call.params = params
             if breaks := self.breaks.get(spec["name"]):
                 how = breaks.pop(0)
@@ -790,14 +825,15 @@ class BotApiServer:
                 with contextlib.suppress(TimeoutError):
                     await self.clock.wait_for(self._new_update.wait(), deadline - self.clock.monotonic())
 
-    def _check_text(self, params: dict[str, Any]) -> None:
+    def _check_text(self, params: dict[str, Any], limit: int = MAX_TEXT) -> None:
         if (params.get("parse_mode") or "").upper() == "HTML":
             check_html(params["text"])
         length = visible_length(params["text"], params.get("parse_mode"))
         if length == 0:
             raise ApiError(400, "Bad Request: message text is empty")
-        if length > MAX_TEXT:
-            raise ApiError(400, "Bad Request: message is too long")
+        if length > limit:
+            raise ApiError(400, "Bad Request: message caption is too long" if limit < MAX_TEXT else
+                           "Bad Request: message is too long")  # fmt: skip
 
     def _check_markup(self, markup: dict[str, Any] | None) -> None:
         for row in (markup or {}).get("inline_keyboard", []):
@@ -832,14 +868,62 @@ class BotApiServer:
         self.shown.append(shown)
         return self._message_json(message)
 
+    async def m_sendPhoto(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat = self._chat(params["chat_id"])
+        caption = params.get("caption", "")
+        if caption:
+            self._check_text({"text": caption, "parse_mode": params.get("parse_mode")}, limit=1024)
+        self._check_markup(params.get("reply_markup"))
+        photo = params["photo"]
+        if isinstance(photo, Upload):
+            file_id = self.add_photo(photo.content)
+        elif photo in self.photos:
+            file_id = photo
+        else:
+            raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        message_id = self._message_id(chat.chat_id)
+        message = Message(
+            chat.chat_id, message_id, caption, params.get("reply_markup"), True, self.clock.now(),
+            notify=not params.get("disable_notification", False), photo=file_id,
+        )  # fmt: skip
+        self._store(message)
+        self.shown.append(Shown(chat.chat_id, message_id, caption, message.markup, self.clock.now(), "sendPhoto"))
+        return self._message_json(message)
+
+    def add_photo(self, content: bytes) -> str:
+        """Keep an uploaded picture (a PNG or a JPEG, checked) and give it its file id."""
+        try:
+            with PIL.Image.open(io.BytesIO(content)) as image:
+                image.verify()
+                if image.format not in ("PNG", "JPEG"):
+                    raise ValueError(image.format)
+        except (OSError, ValueError, SyntaxError):
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED") from None
+        file_id = f"photo-{hashlib.sha256(content).hexdigest()[:24]}"
+        self.photos[file_id] = content
+        return file_id
+
+    def _photo_sizes(self, file_id: str) -> list[dict[str, Any]]:
+        content = self.photos[file_id]
+        with PIL.Image.open(io.BytesIO(content)) as image:
+            width, height = image.size
+        unique = file_id.removeprefix("photo-")[:16]
+        return [{"file_id": file_id, "file_unique_id": unique, "width": width, "height": height,
+                 "file_size": len(content)}]  # fmt: skip
+
     def _message_json(self, message: Message) -> dict[str, Any]:
         data: dict[str, Any] = {
             "message_id": message.message_id,
             "date": int(message.date),
             "chat": self.chats[message.chat_id].to_dict(),
             "from": self.bot_user(),
-            "text": re.sub(r"<[^>]+>", "", message.text),
         }
+        if message.photo is not None:
+            data["photo"] = self._photo_sizes(message.photo)
+            if message.text:
+                data["caption"] = re.sub(r"<[^>]+>", "", message.text)
+        else:
+            data["text"] = re.sub(r"<[^>]+>", "", message.text)
         if message.markup:
             data["reply_markup"] = message.markup
         return data

@@ -1,7 +1,7 @@
 """The bot's Bot API connection handed to the embedded server in the same process, without a socket.
 
-python-telegram-bot makes every request through a ``BaseRequest``; this one gives the request's method and
-form fields to ``BotApiServer.call``, which checks them against the Bot API description exactly as it does
+python-telegram-bot makes every request through a ``BaseRequest``; this one gives the request's method,
+form fields and uploaded files to ``BotApiServer.call``, which checks them against the Bot API description exactly as it does
 a request that came over HTTP, and hands its answer back.  A read timeout is the client's own, on the loop's
 clock: a request that takes longer is ``TimedOut`` while the server goes on with it (a slow request takes
 effect all the same, as a real one would), and a request the server answers with nothing is a
@@ -49,12 +49,16 @@ class InProcessRequest(BaseRequest):
         connect_timeout: Any = BaseRequest.DEFAULT_NONE,
         pool_timeout: Any = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
-        if request_data is not None and request_data.contains_files:
-            raise NotImplementedError("the in-process connection carries no files")
         _, bot, name = urlsplit(url).path.rsplit("/", 2)
         raw = dict(request_data.json_parameters) if request_data is not None else {}
+        files: dict[str, bytes] = {}
+        if request_data is not None and request_data.contains_files:  # the parts of a multipart upload
+            for field, part in request_data.multipart_data.items():
+                content = part[1] if isinstance(part, tuple) else part
+                if field not in raw:
+                    files[field] = content if isinstance(content, bytes) else str(content).encode()
         timeout = self._read_timeout if read_timeout is BaseRequest.DEFAULT_NONE else read_timeout
-        call = asyncio.ensure_future(self.server.call(bot.removeprefix("bot"), name, raw))
+        call = asyncio.ensure_future(self.server.call(bot.removeprefix("bot"), name, raw, files))
         self._calls.add(call)
         call.add_done_callback(self._calls.discard)
         try:

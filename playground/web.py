@@ -74,6 +74,7 @@ def message_json(server: BotApiServer, message: Message) -> dict[str, Any]:
         "date": message.date,
         "edited": message.edits > 0,
         "deleted": message.deleted,
+        "photo": f"/photo/{message.photo}" if message.photo else None,
         "reply_to": quoted(server, message),
         "buttons": [
             [{"text": b["text"], **{k: b[k] for k in ("callback_data", "url") if k in b}} for b in row] for row in rows
@@ -240,7 +241,16 @@ class Playground:
         app.router.add_post("/api/send", self.h_send)
         app.router.add_post("/api/press", self.h_press)
         app.router.add_post("/api/quickstart", self.h_quickstart)
+        app.router.add_get("/photo/{file_id}", self.h_photo)
         return app
+
+    async def h_photo(self, request: web.Request) -> web.Response:
+        """A picture the bot sent, by its file id (the page shows it in its message)."""
+        content = self.server.photos.get(request.match_info["file_id"])
+        if content is None:
+            raise web.HTTPNotFound(text="no such picture")
+        kind = "image/png" if content.startswith(b"\x89PNG") else "image/jpeg"
+        return web.Response(body=content, content_type=kind, headers={"Cache-Control": "max-age=86400"})
 
     async def h_index(self, request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / "index.html")

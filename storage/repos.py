@@ -109,6 +109,9 @@ class ChatRepo:
                     await self.db.execute(
                         f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
                     )
+                await self.db.execute(  # (one who asked in both keeps one row; the other goes with the old chat)
+                    "UPDATE OR IGNORE notify_me SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
+                )
                 await self.db.execute(
                     "UPDATE chats SET settings = (SELECT settings FROM chats WHERE chat_id = ?) WHERE chat_id = ?",
                     (old_chat_id, new_chat_id),
@@ -793,6 +796,38 @@ def rank(players: Sequence[RatedPlayer]) -> list[RatedPlayer]:
     return sorted(people, key=lambda p: (p.skill.provisional, -p.skill.rating, -p.skill.mu, p.name, p.user_id))
 
 
+class NoticeRepo:
+    """Who wants to hear, in private, that a game opens in a chat (/notify_me)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def toggle(self, chat_id: int, user_id: int) -> bool:
+        """Turn the person's notices of the chat on, or off if they were on; returns whether they are on."""
+        async with self.db.transaction():
+            if await self.db.execute("DELETE FROM notify_me WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)):
+                return False
+            await self.db.execute("INSERT INTO notify_me (chat_id, user_id) VALUES (?, ?)", (chat_id, user_id))
+            return True
+
+    async def subscribers(self, chat_id: int) -> list[PlayerRow]:
+        """The people to tell of a game opening in the chat (those the bot can write to)."""
+        columns = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
+        rows = await self.db.fetchall(
+            f"SELECT {columns} FROM notify_me n JOIN players p ON p.user_id = n.user_id "
+            "WHERE n.chat_id = ? AND p.can_message ORDER BY n.since, p.user_id",
+            (chat_id,),
+        )
+        return [PlayerRow.from_row(r) for r in rows]
+
+    async def drop(self, user_id: int, chat_id: int | None = None) -> None:
+        """No more notices for the person: of one chat (he left it), or of every chat (he blocked the bot)."""
+        if chat_id is None:
+            await self.db.execute("DELETE FROM notify_me WHERE user_id = ?", (user_id,))
+        else:
+            await self.db.execute("DELETE FROM notify_me WHERE chat_id = ? AND user_id = ?", (chat_id, user_id))
+
+
 class UpdateRepo:
     """Updates already handled, so one redelivered after a crash is not applied twice."""
 
@@ -823,6 +858,7 @@ class Storage:
         self.games = GameRepo(db)
         self.results = ResultRepo(db)
         self.ratings = self.games.ratings
+        self.notices = NoticeRepo(db)
         self.updates = UpdateRepo(db)
 
     @classmethod

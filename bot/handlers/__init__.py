@@ -29,6 +29,8 @@ def register(application: Application) -> None:  # type: ignore[type-arg]
         ("kick", commands.kick),
         ("settings", commands.settings),
         ("stats", commands.stats),
+        ("top", commands.top),
+        ("notify_me", commands.notify_me),
     ):
         application.add_handler(CommandHandler(name, callback))
     application.add_handler(ChatMemberHandler(members.member_update, ChatMemberHandler.ANY_CHAT_MEMBER))

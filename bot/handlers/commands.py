@@ -9,7 +9,17 @@ from html import escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ApplicationHandlerStop
 
-from bot.handlers.common import Context, admin_check, in_group, is_group, language_of, person_of, reply, uses
+from bot.handlers.common import (
+    Context,
+    admin_check,
+    in_group,
+    is_group,
+    language_of,
+    person_of,
+    reply,
+    reply_photo,
+    uses,
+)
 from bot.i18n import LANGUAGES, t
 from bot.present import GAMES, game_title
 from engine import variant_named
@@ -129,7 +139,32 @@ async def stats(update: Update, context: Context) -> None:
     if is_group(update) or user is None:
         await reply(update, context, t(lang, "stats.private_only"))
         return
-    await reply(update, context, await uses(context).records.stats(user.id, lang))
+    text, picture = await uses(context).records.stats(user.id, lang)
+    await reply(update, context, text)
+    if picture is not None:
+        await reply_photo(update, context, picture, t(lang, "chart.caption"))
+
+
+async def top(update: Update, context: Context) -> None:
+    """/top [game]: this chat's leaderboard."""
+    where = await in_group(update, context, "top.group_only")
+    if where is None:
+        return
+    variant = variant_from(context.args, "") if context.args else None
+    if variant is None and context.args:
+        name = escape(" ".join(context.args))
+        await reply(update, context, t(where.lang, "unknown.variant", name=name, games=games_list(where.lang, "/top")))
+        return
+    await reply(update, context, await uses(context).records.top(where.chat.id, variant, where.user.id, where.lang))
+
+
+async def notify_me(update: Update, context: Context) -> None:
+    """/notify_me in a group: be told in private when a game opens here; again: no longer."""
+    where = await in_group(update, context, "notify.group_only")
+    if where is None:
+        return
+    text, markup = await uses(context).chats.toggle_notices(where.chat.id, person_of(where.user), where.lang)
+    await reply(update, context, text, markup)
 
 
 async def rules(update: Update, context: Context) -> None:

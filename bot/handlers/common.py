@@ -96,6 +96,21 @@ async def reply(
     return await answering(context, attempt)
 
 
+async def reply_photo(update: Update, context: Context, picture: bytes, caption: str) -> Message | None:
+    """Answer with a picture, in the same turns as ``reply``."""
+    message = update.effective_message
+    if message is None:
+        return None
+
+    async def attempt() -> Message:
+        await uses(context).reply_turn(message.chat_id)
+        return await message.reply_photo(
+            picture, caption=caption, parse_mode=ParseMode.HTML, disable_notification=True
+        )
+
+    return await answering(context, attempt)
+
+
 def admin_check(context: Context, chat_id: int, user_id: int) -> Callable[[], Awaitable[bool]]:
     """Whether the person is an admin of the chat, asked of Telegram only if a use case needs to know."""
 

@@ -90,6 +90,12 @@ function render(message) {
     quote.appendChild(el("span", "", plain(message.reply_to)));
     bubble.appendChild(quote);
   }
+  if (message.photo) {
+    const picture = el("img", "photo");
+    picture.src = message.photo;
+    picture.alt = "picture";
+    bubble.appendChild(picture);
+  }
   const body = el("div", "text");
   if (message.from_bot) body.appendChild(sanitized(message.text));
   else body.textContent = message.text;

@@ -1,0 +1,144 @@
+"""Pictures drawn with Pillow: a person's rating over time.
+
+Drawn at twice the size and scaled down, which smooths the lines and letters; the text is large enough to be
+read on a phone once Telegram has shrunk the picture to its chat's width.  The fonts come with the bot
+(``bot/fonts``: DejaVu Sans, which covers Latin, Czech, Cyrillic and the suit signs), so nothing is fetched
+and the picture looks the same on every machine.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH, HEIGHT = 1000, 640  # the picture as sent
+SUPER = 2  # drawn at this multiple, then scaled down
+BACKGROUND = (255, 255, 255)
+INK = (33, 37, 41)
+GRID = (222, 226, 230)
+MUTED = (108, 117, 125)
+# Colours told apart by people with any common colour blindness (Okabe and Ito's palette), one per game.
+COLOURS = ((0, 114, 178), (230, 159, 0), (0, 158, 115), (204, 121, 167), (86, 180, 233))
+
+
+@dataclass(frozen=True)
+class Line:
+    """One game's rating after each of the person's rated series: (series number, rating, provisional)."""
+
+    label: str
+    points: Sequence[tuple[int, int, bool]]
+
+
+@cache
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    with resources.files("bot").joinpath("fonts", name).open("rb") as handle:
+        return ImageFont.truetype(io.BytesIO(handle.read()), size * SUPER)
+
+
+def nice_step(span: float, ticks: int) -> int:
+    """A round step (1, 2, 2.5 or 5 times a power of ten, at least 1) that cuts ``span`` into about ``ticks``."""
+    raw = max(span / max(ticks, 1), 1.0)
+    power = 10.0 ** math.floor(math.log10(raw))
+    for factor in (1.0, 2.0, 2.5, 5.0):
+        if raw <= factor * power:
+            return max(1, round(factor * power))
+    return round(10.0 * power)
+
+
+def rating_chart(lines: Sequence[Line], title: str, x_label: str, notes: Mapping[str, str]) -> bytes:
+    """A PNG of each line over the person's rated series.  ``notes``: "settled" and "provisional", the
+    legend of the solid and the dashed stroke."""
+    s = SUPER
+    image = Image.new("RGB", (WIDTH * s, HEIGHT * s), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    left, right, top, bottom = 110 * s, (WIDTH - 110) * s, 170 * s, (HEIGHT - 90) * s
+    draw.text((left, 28 * s), title, font=font(34, bold=True), fill=INK)
+
+    ratings = [r for line in lines for _, r, _ in line.points] or [1500]
+    last = max((n for line in lines for n, _, _ in line.points), default=1)
+    step = nice_step(max(ratings) - min(ratings) or 100, 5)
+    low = math.floor((min(ratings) - step / 2) / step) * step
+    high = math.ceil((max(ratings) + step / 2) / step) * step
+    first_x, last_x = 1, max(last, 2)
+
+    def at(series: int, rating: int) -> tuple[float, float]:
+        x = left + (right - left) * (series - first_x) / (last_x - first_x)
+        y = bottom - (bottom - top) * (rating - low) / (high - low)
+        return x, y
+
+    small = font(22)
+    for value in range(int(low), int(high) + 1, step):
+        _, y = at(first_x, value)
+        draw.line([(left, y), (right, y)], fill=GRID, width=2 * s)
+        draw.text((left - 14 * s, y), str(value), font=small, fill=MUTED, anchor="rm")
+    x_step = nice_step(last_x - first_x, 6)
+    for series in [first_x, *range(x_step, last_x + 1, x_step)]:
+        if series != first_x and series - first_x < x_step / 2:
+            continue  # a tick too close to the first one
+        x, _ = at(series, int(low))
+        draw.line([(x, bottom), (x, bottom + 8 * s)], fill=MUTED, width=2 * s)
+        draw.text((x, bottom + 14 * s), str(series), font=small, fill=MUTED, anchor="mt")
+    draw.line([(left, bottom), (right, bottom)], fill=MUTED, width=2 * s)
+    draw.text(((left + right) / 2, bottom + 48 * s), x_label, font=small, fill=MUTED, anchor="mt")
+
+    for index, line in enumerate(lines):
+        colour = COLOURS[index % len(COLOURS)]
+        points = [(at(n, r), provisional) for n, r, provisional in line.points]
+        for (start, _), (end, provisional) in itertools.pairwise(points):
+            if provisional:
+                _dashed(draw, start, end, colour, 3 * s)
+            else:
+                draw.line([start, end], fill=colour, width=6 * s, joint="curve")
+        dotted = points if len(points) <= 20 else points[-1:]  # many dots would hide the line
+        for (x, y), provisional in dotted:
+            radius = (5 if provisional else 7) * s
+            draw.ellipse([x - radius, y - radius, x + radius, y + radius], fill=colour)
+        if points:
+            (x, y), _ = points[-1]
+            shown = f"{line.points[-1][1]}{'?' if line.points[-1][2] else ''}"
+            where, bold = (x + 14 * s, y), font(24, bold=True)
+            draw.rectangle(draw.textbbox(where, shown, font=bold, anchor="lm"), fill=BACKGROUND)
+            draw.text(where, shown, font=bold, fill=colour, anchor="lm")
+
+    # The legend: each game's colour and name, and below them the two strokes.
+    x, y = left, 90 * s
+    label_font = font(24)
+    for index, line in enumerate(lines):
+        colour = COLOURS[index % len(COLOURS)]
+        draw.line([(x, y), (x + 36 * s, y)], fill=colour, width=6 * s)
+        draw.text((x + 46 * s, y), line.label, font=label_font, fill=INK, anchor="lm")
+        x += 46 * s + draw.textlength(line.label, font=label_font) + 40 * s
+    x, y = left, 128 * s
+    draw.line([(x, y), (x + 36 * s, y)], fill=MUTED, width=6 * s)
+    draw.text((x + 46 * s, y), notes["settled"], font=small, fill=MUTED, anchor="lm")
+    x += 46 * s + draw.textlength(notes["settled"], font=small) + 30 * s
+    _dashed(draw, (x, y), (x + 36 * s, y), MUTED, 3 * s)
+    draw.text((x + 46 * s, y), notes["provisional"], font=small, fill=MUTED, anchor="lm")
+
+    out = io.BytesIO()
+    image.resize((WIDTH, HEIGHT), Image.Resampling.BOX).save(out, format="PNG", compress_level=6)
+    return out.getvalue()
+
+
+def _dashed(
+    draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float], colour: tuple[int, int, int],
+    width: int,
+) -> None:  # fmt: skip
+    length = math.dist(start, end)
+    dash = 12 * SUPER
+    count = max(1, int(length // dash))
+    for i in range(0, count, 2):
+        a, b = i / count, min(1.0, (i + 1) / count)
+        draw.line(
+            [(start[0] + (end[0] - start[0]) * a, start[1] + (end[1] - start[1]) * a),
+             (start[0] + (end[0] - start[0]) * b, start[1] + (end[1] - start[1]) * b)],
+            fill=colour, width=width,
+        )  # fmt: skip
