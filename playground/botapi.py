@@ -16,8 +16,8 @@ scaled`` runs it faster, as the tests run the group pacing faster):
 
 - overall: 30 requests a second per bot token, as a bucket of 30 refilled at 30 a second (so a burst of a
   second's worth is taken at once); ``getUpdates`` and ``answerCallbackQuery`` are not counted;
-- a group: 20 new messages (``sendMessage``, ``sendPhoto``) in any 60 seconds, a sliding window (edits of a group's messages
-  count only overall: the bot edits one table message in place);
+- a group: 20 new messages (``sendMessage``, ``sendPhoto``) in any 60 seconds, a sliding window (edits of a
+  group's messages count only overall: the bot edits one table message in place);
 - a private chat: one new message a second after a burst of 3 (a bucket of 3 refilled at one a second);
 - edits in a private chat: Telegram tolerates a quick run of edits of the same message (a hand changing
   after each card), so they have a bucket of their own per chat: 20 at once, refilled at 2 a second; a

@@ -1,11 +1,11 @@
 """The bot's Bot API connection handed to the embedded server in the same process, without a socket.
 
-python-telegram-bot makes every request through a ``BaseRequest``; this one gives the request's method,
-form fields and uploaded files to ``BotApiServer.call``, which checks them against the Bot API description exactly as it does
-a request that came over HTTP, and hands its answer back.  A read timeout is the client's own, on the loop's
-clock: a request that takes longer is ``TimedOut`` while the server goes on with it (a slow request takes
-effect all the same, as a real one would), and a request the server answers with nothing is a
-``NetworkError``.  With no socket, nothing takes real time: the end-to-end tests run it on virtual time
+python-telegram-bot makes every request through a ``BaseRequest``; this one gives the request's method, form
+fields and uploaded files to ``BotApiServer.call``, which checks them against the Bot API description exactly
+as it does a request that came over HTTP, and hands its answer back. A read timeout is the client's own, on
+the loop's clock: a request that takes longer is ``TimedOut`` while the server goes on with it (a slow request
+takes effect all the same, as a real one would), and a request the server answers with nothing is a
+``NetworkError``. With no socket, nothing takes real time: the end-to-end tests run it on virtual time
 (``playground.virtual_time``).
 """
 
