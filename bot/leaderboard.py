@@ -38,8 +38,7 @@ def render_changes(changes: Sequence[RatingChange], names: Mapping[int, str], la
             continue
         seen.add(who)
         before = change.before or Skill()
-        level = level_name(change.level or "", lang)
-        name = names.get(change.user_id, "?") if change.user_id is not None else level
+        name = names.get(change.user_id, "?") if change.user_id is not None else level_name(change.level, lang)
         lines.append(
             t(lang, "rating.change_line", name=escape(name), rating=shown(change.after),
               change=signed(change.after.rating - before.rating))
@@ -47,8 +46,9 @@ def render_changes(changes: Sequence[RatingChange], names: Mapping[int, str], la
     return "\n".join(lines)
 
 
-def level_name(level: str, lang: str) -> str:
-    return t(lang, "top.level", level=t(lang, f"level.{level}"))
+def level_name(level: str | None, lang: str) -> str:
+    """A computer level as a player of the ratings ("🤖 computer, strong")."""
+    return t(lang, "top.level", level=t(lang, f"level.{level}") if level else "?")
 
 
 def render_top(players: Sequence[RatedPlayer], variant: str, asker: int, lang: str, others: Sequence[str]) -> str:
@@ -68,7 +68,7 @@ def render_top(players: Sequence[RatedPlayer], variant: str, asker: int, lang: s
                  series=tn(lang, "top.series", player.skill.series))  # fmt: skip
 
     def level_line(player: RatedPlayer) -> str:
-        return t(lang, "top.level_line", name=level_name(player.level or "", lang), rating=shown(player.skill))
+        return t(lang, "top.level_line", name=level_name(player.level, lang), rating=shown(player.skill))
 
     pending = list(levels)
     for place, player in enumerate(people[:TOP], 1):

@@ -13,15 +13,18 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
+from io import BytesIO
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
+from PIL import Image
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from playwright.async_api import async_playwright
 
 from bot.config import Settings
+from playground.botapi import BotApiServer
 from playground.runner import Running, running
 from playground.web import GROUP_ID
 
@@ -283,3 +286,47 @@ async def test_the_page_shows_the_bots_html_edits_in_place_and_deletions_live(up
         finally:
             await context.close()
     assert up.server.violations == []
+
+
+async def test_send_photo_takes_a_multipart_upload_reuses_its_file_id_and_refuses_bad_pictures() -> None:
+    """sendPhoto as the Bot API describes it: a picture uploaded as a file part, or a file id sent before; a
+    file that is no picture, a caption over 1024 characters and a file in a field that takes none refused."""
+    server = BotApiServer()
+    await server.start()
+    try:
+        server.add_user(5, "Ann").started = True
+        picture = BytesIO()
+        Image.new("RGB", (40, 30), (200, 10, 10)).save(picture, format="PNG")
+        base = f"{server.base_url}{server.token}/"
+
+        async def send(session: aiohttp.ClientSession, photo: bytes | str, **fields: str) -> tuple[int, Any]:
+            form = aiohttp.FormData({"chat_id": "5", **fields})
+            if isinstance(photo, bytes):
+                form.add_field("photo", photo, filename="rating.png", content_type="image/png")
+            else:
+                form.add_field("photo", photo)
+            async with session.post(base + "sendPhoto", data=form) as response:
+                return response.status, await response.json()
+
+        async with aiohttp.ClientSession() as session:
+            status, body = await send(session, picture.getvalue(), caption="<b>Ann</b> 1532")
+            assert status == 200, body
+            sizes = body["result"]["photo"]
+            assert sizes[0]["width"] == 40 and sizes[0]["height"] == 30 and body["result"]["caption"] == "Ann 1532"
+            status, again = await send(session, sizes[0]["file_id"], caption="again", parse_mode="HTML")
+            assert status == 200 and again["result"]["photo"][0]["file_id"] == sizes[0]["file_id"]
+            status, body = await send(session, b"not a picture")
+            assert status == 400 and "IMAGE_PROCESS_FAILED" in body["description"]
+            status, body = await send(session, picture.getvalue(), caption="x" * 1025)
+            assert status == 400 and "caption is too long" in body["description"]
+            status, body = await send(session, "photo-unknown")
+            assert status == 400 and "file identifier" in body["description"]
+            form = aiohttp.FormData({"chat_id": "5", "text": "hi"})
+            form.add_field("caption", b"x", filename="x.txt")
+            async with session.post(base + "sendMessage", data=form) as response:
+                assert response.status == 400
+        shown = [m for m in server.bot_messages(5) if m.photo]
+        assert [m.text for m in shown] == ["<b>Ann</b> 1532", "again"]
+        assert server.violations == ["sendMessage: Bad Request: unknown parameter 'caption' of sendMessage (a file)"]
+    finally:
+        await server.stop()
