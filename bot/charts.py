@@ -26,6 +26,7 @@ GRID = (222, 226, 230)
 MUTED = (108, 117, 125)
 # Colours told apart by people with any common colour blindness (Okabe and Ito's palette), one per game.
 COLOURS = ((0, 114, 178), (230, 159, 0), (0, 158, 115), (204, 121, 167), (86, 180, 233))
+MIN_SPAN = 100  # rating points the vertical axis shows at least
 
 
 @dataclass(frozen=True)
@@ -59,15 +60,19 @@ def rating_chart(lines: Sequence[Line], title: str, x_label: str, notes: Mapping
     s = SUPER
     image = Image.new("RGB", (WIDTH * s, HEIGHT * s), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    left, right, top, bottom = 110 * s, (WIDTH - 110) * s, 170 * s, (HEIGHT - 90) * s
+    left, right, bottom = 110 * s, (WIDTH - 110) * s, (HEIGHT - 90) * s
     draw.text((left, 28 * s), title, font=font(34, bold=True), fill=INK)
+    top = _legend(draw, lines, notes, left) + 36 * s
 
     ratings = [r for line in lines for _, r, _ in line.points] or [1500]
     last = max((n for line in lines for n, _, _ in line.points), default=1)
-    step = nice_step(max(ratings) - min(ratings) or 100, 5)
-    low = math.floor((min(ratings) - step / 2) / step) * step
-    high = math.ceil((max(ratings) + step / 2) / step) * step
-    first_x, last_x = 1, max(last, 2)
+    middle = (max(ratings) + min(ratings)) / 2
+    span = max(max(ratings) - min(ratings), MIN_SPAN)  # a few points' change does not fill the picture
+    step = nice_step(span, 5)
+    low = math.floor((min(*ratings, middle - span / 2) - step / 2) / step) * step
+    high = math.ceil((max(*ratings, middle + span / 2) + step / 2) / step) * step
+    first_x = min((n for line in lines for n, _, _ in line.points), default=0)
+    last_x = max(last, first_x + 1)
 
     def at(series: int, rating: int) -> tuple[float, float]:
         x = left + (right - left) * (series - first_x) / (last_x - first_x)
@@ -108,24 +113,32 @@ def rating_chart(lines: Sequence[Line], title: str, x_label: str, notes: Mapping
             draw.rectangle(draw.textbbox(where, shown, font=bold, anchor="lm"), fill=BACKGROUND)
             draw.text(where, shown, font=bold, fill=colour, anchor="lm")
 
-    # The legend: each game's colour and name, and below them the two strokes.
-    x, y = left, 90 * s
-    label_font = font(24)
-    for index, line in enumerate(lines):
-        colour = COLOURS[index % len(COLOURS)]
-        draw.line([(x, y), (x + 36 * s, y)], fill=colour, width=6 * s)
-        draw.text((x + 46 * s, y), line.label, font=label_font, fill=INK, anchor="lm")
-        x += 46 * s + draw.textlength(line.label, font=label_font) + 40 * s
-    x, y = left, 128 * s
-    draw.line([(x, y), (x + 36 * s, y)], fill=MUTED, width=6 * s)
-    draw.text((x + 46 * s, y), notes["settled"], font=small, fill=MUTED, anchor="lm")
-    x += 46 * s + draw.textlength(notes["settled"], font=small) + 30 * s
-    _dashed(draw, (x, y), (x + 36 * s, y), MUTED, 3 * s)
-    draw.text((x + 46 * s, y), notes["provisional"], font=small, fill=MUTED, anchor="lm")
-
     out = io.BytesIO()
     image.resize((WIDTH, HEIGHT), Image.Resampling.BOX).save(out, format="PNG", compress_level=6)
     return out.getvalue()
+
+
+def _legend(draw: ImageDraw.ImageDraw, lines: Sequence[Line], notes: Mapping[str, str], left: int) -> int:
+    """Each game's colour and name, then the two strokes, in rows as wide as the picture; returns the
+    bottom of the last row."""
+    s = SUPER
+    label_font, small = font(24), font(22)
+    entries: list[tuple[tuple[int, int, int], str, bool, ImageFont.FreeTypeFont, bool]] = [
+        (COLOURS[i % len(COLOURS)], line.label, False, label_font, i == 0) for i, line in enumerate(lines)
+    ]
+    entries += [(MUTED, notes["settled"], False, small, True), (MUTED, notes["provisional"], True, small, False)]
+    x, y = left, 90 * s - 38 * s
+    for colour, label, dashed, face, new_row in entries:
+        width = 46 * s + draw.textlength(label, font=face)
+        if new_row or x + width > (WIDTH - 20) * s:
+            x, y = left, y + 38 * s
+        if dashed:
+            _dashed(draw, (x, y), (x + 36 * s, y), colour, 3 * s)
+        else:
+            draw.line([(x, y), (x + 36 * s, y)], fill=colour, width=6 * s)
+        draw.text((x + 46 * s, y), label, font=face, fill=INK if face is label_font else MUTED, anchor="lm")
+        x += int(width) + 36 * s
+    return y + 14 * s
 
 
 def _dashed(

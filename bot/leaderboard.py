@@ -107,9 +107,11 @@ def render_ratings(found: Sequence[PersonRating], lang: str) -> list[str]:
 
 
 def rating_picture(history: dict[str, list[RatingPoint]], name: str, lang: str) -> bytes | None:
-    """The person's rating over time in each game he has been rated in, as one PNG (None: none yet)."""
+    """The person's rating over time in each game he has been rated in, from a newcomer's rating before his
+    first series, as one PNG (None: none yet)."""
+    start = (0, Skill().rating, True)
     lines = [
-        Line(game_title(variant, lang), [(p.series, p.rating, p.provisional) for p in history[variant]])
+        Line(game_title(variant, lang), [start, *((p.series, p.rating, p.provisional) for p in history[variant])])
         for variant in GAMES
         if history.get(variant)
     ]

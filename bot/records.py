@@ -53,10 +53,9 @@ class Records:
             return [t(lang, "score.last_computers", game=title), ""]
         return []
 
-    async def stats(self, user_id: int, lang: str) -> tuple[str, bytes | None]:
+    async def stats(self, user_id: int, lang: str) -> str:
         """/stats: per game, the rating with its best, the rated series, series and deals won and the place
-        in each chat; the series played, won and lost, eggs, molodkas and kozels taken; and the picture of
-        the ratings over time (None: no rated series yet)."""
+        in each chat; then the series played, won and lost, eggs, molodkas and kozels taken."""
         kozels = {name: points for name in GAMES if (points := presenter(name).kozel_points) is not None}
         found = {s.variant: s for s in await self.storage.results.player_stats(user_id, kozels)}
         lines = [
@@ -66,11 +65,12 @@ class Records:
         ]
         text = render_stats(lines, lang)
         ratings = render_ratings(await self.storage.ratings.of_person(user_id), lang)
-        if ratings:
-            text = "\n".join([t(lang, "stats.ratings_title"), *ratings, "", text])
+        return "\n".join([t(lang, "stats.ratings_title"), *ratings, "", text]) if ratings else text
+
+    async def rating_picture(self, user_id: int, lang: str) -> bytes | None:
+        """/stats' picture: the person's ratings over time (None: no rated series yet)."""
         person = await self.storage.players.get(user_id)
-        picture = rating_picture(await self.storage.ratings.history(user_id), person.name if person else "", lang)
-        return text, picture
+        return rating_picture(await self.storage.ratings.history(user_id), person.name if person else "", lang)
 
     async def top(self, chat_id: int, variant: str | None, asker: int, lang: str) -> str:
         """/top [game]: the chat's leaderboard of the game (without one: the chat's default game, else the

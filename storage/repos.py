@@ -6,6 +6,7 @@ Each repository receives the ``Database``; ``Storage`` bundles them for the bot.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import sqlite3
 import time
@@ -403,8 +404,12 @@ class GameRepo:
         seats = await self.seats(game.game_id)
         places = state.standing() if state.deals else None
         rows = []
+        seated: list[tuple[rating.Entrant, int | None]] = []
         for seat in seats:
             unit = seat.seat if not state.TEAMS else seat.seat % 2
+            if places is not None:
+                entrant = rating.Entrant(seat.seat, _subject(seat.user_id, seat.computer), unit, places[seat.seat])
+                seated.append((entrant, seat.user_id))
             rows.append(
                 (
                     game.game_id,
@@ -429,7 +434,7 @@ class GameRepo:
             rows,
         )
         if places is not None:
-            await self.ratings.rate(game.game_id, game.variant)
+            await self.ratings.rate(game.game_id, game.variant, seated)
 
     async def cancel(self, game: GameRow) -> None:
         """End a lobby or a running game; a running game's results are kept, marked cancelled."""
@@ -545,29 +550,24 @@ class RatingRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def _entrants(self, game_id: int, variant: str) -> list[tuple[rating.Entrant, int | None]]:
-        teams = find_variant(variant).teams
-        rows = await self.db.fetchall(
-            "SELECT seat, user_id, computer, place FROM results WHERE game_id = ? AND place IS NOT NULL "
-            "ORDER BY seat",
-            (game_id,),
-        )
-        return [
-            (
-                rating.Entrant(r["seat"], _subject(r["user_id"], r["computer"]), r["seat"] % 2 if teams else r["seat"],
-                               r["place"]),
-                r["user_id"],
-            )
-            for r in rows
-        ]  # fmt: skip
+    @staticmethod
+    def _entrant(row: sqlite3.Row, teams: bool) -> tuple[rating.Entrant, int | None]:
+        seat = row["seat"]
+        subject = _subject(row["user_id"], row["computer"])
+        return rating.Entrant(seat, subject, seat % 2 if teams else seat, row["place"]), row["user_id"]
 
-    async def rate(self, game_id: int, variant: str) -> None:
-        """Rate the series from its result rows (within the transaction that stored them); once only."""
+    async def rate(self, game_id: int, variant: str, seated: Sequence[tuple[rating.Entrant, int | None]]) -> None:
+        """Rate the series (within the transaction that stored its results): ``seated``, each seat's entrant
+        and person, as its result rows say.  A series is rated once only."""
         async with self.db.transaction():
-            if await self.db.fetchone("SELECT 1 FROM rated_series WHERE game_id = ?", (game_id,)):
+            row = await self.db.fetchone(
+                "INSERT INTO rated_series (game_id, variant) VALUES (?, ?) ON CONFLICT (game_id) DO NOTHING "
+                "RETURNING seq",
+                (game_id, variant),
+            )
+            if row is None:
                 return
-            seq = await self.db.insert("INSERT INTO rated_series (game_id, variant) VALUES (?, ?)", (game_id, variant))
-            seated = await self._entrants(game_id, variant)
+            seq = int(row["seq"])
             entrants = [e for e, _ in seated]
             subjects = sorted({e.subject for e in entrants})
             marks = ",".join("?" * len(subjects))
@@ -702,14 +702,19 @@ class RatingRepo:
         return await self._recompute(write)
 
     async def _recompute(self, write: bool) -> list[str]:
-        series = await self.db.fetchall("SELECT seq, game_id, variant FROM rated_series ORDER BY seq")
+        rows = await self.db.fetchall(
+            "SELECT s.seq, s.variant, r.seat, r.user_id, r.computer, r.place FROM rated_series s "
+            "JOIN results r ON r.game_id = s.game_id AND r.place IS NOT NULL ORDER BY s.seq, r.seat"
+        )
         skills: dict[tuple[str, str], rating.Skill] = {}
         best: dict[tuple[str, str], int] = {}
         users: dict[tuple[str, str], int | None] = {}
         history: list[tuple[int, int, str, float, float, int]] = []
-        for s in series:
-            seated = await self._entrants(s["game_id"], s["variant"])
-            variant = s["variant"]
+        teams = {name: find_variant(name).teams for name in {r["variant"] for r in rows}}
+        for seq, group in itertools.groupby(rows, key=lambda r: int(r["seq"])):
+            found = list(group)
+            variant = found[0]["variant"]
+            seated = [self._entrant(r, teams[variant]) for r in found]
             before = {e.subject: skills[variant, e.subject] for e, _ in seated if (variant, e.subject) in skills}
             after = rating.rate([e for e, _ in seated], before)
             for subject, skill in after.items():
@@ -719,7 +724,7 @@ class RatingRepo:
             for e, user in seated:
                 users[variant, e.subject] = user
                 skill = after[e.subject]
-                history.append((s["seq"], e.seat, e.subject, skill.mu, skill.sigma, skill.series))
+                history.append((seq, e.seat, e.subject, skill.mu, skill.sigma, skill.series))
         stored = {
             (r["variant"], r["subject"]): r
             for r in await self.db.fetchall("SELECT variant, subject, mu, sigma, series, best FROM ratings")

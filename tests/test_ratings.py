@@ -382,3 +382,23 @@ def test_K5_a_czech_deal_is_won_with_the_fewest_penalty_points_shared_or_not() -
     state_class = find_variant("czech").state_class
     assert [state_class.deal_won(deal((0, 0, 8, 13)), seat) for seat in range(4)] == [True, True, False, False]
     assert not any(state_class.deal_won(deal((0, 0, 0)), seat) for seat in range(3))
+
+
+async def test_a_persons_ratings_and_places_in_each_chat(storage: Storage) -> None:
+    first = await new_game(storage, chat_id=-1, people=(1, 2, 3, 4), seed=1)
+    await play_series(storage, first)
+    second = await new_game(storage, "czech", chat_id=-2, people=(1, 5, 6, 7), seed=2)
+    await play_series(storage, second, seed=2)
+    found = {r.variant: r for r in await storage.ratings.of_person(1)}
+    assert set(found) == {"four_card", "czech"}
+    four_card, czech = found["four_card"], found["czech"]
+    assert four_card.skill.series == 1 and four_card.best is None  # provisional: no best yet
+    assert [(chat, count) for chat, _, count in four_card.places] == [("Chat -1", 4)]
+    assert [(chat, count) for chat, _, count in czech.places] == [("Chat -2", 4)]
+    board = rank(await storage.ratings.leaderboard(-1, "four_card"))
+    assert four_card.places[0][1] == 1 + [p.user_id for p in board].index(1)
+    results = await storage.results.of_game(first.game_id)
+    assert four_card.series_won == int(next(r.won for r in results if r.user_id == 1))
+    history = await storage.ratings.history(1)
+    assert [p.series for p in history["four_card"]] == [1] and [p.series for p in history["czech"]] == [1]
+    assert history["czech"][0].rating == czech.skill.rating

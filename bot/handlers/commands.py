@@ -139,8 +139,9 @@ async def stats(update: Update, context: Context) -> None:
     if is_group(update) or user is None:
         await reply(update, context, t(lang, "stats.private_only"))
         return
-    text, picture = await uses(context).records.stats(user.id, lang)
-    await reply(update, context, text)
+    records = uses(context).records
+    await reply(update, context, await records.stats(user.id, lang))
+    picture = await records.rating_picture(user.id, lang)
     if picture is not None:
         await reply_photo(update, context, picture, t(lang, "chart.caption"))
 

@@ -56,6 +56,8 @@ CREATE TABLE rating_history (
 
 CREATE INDEX rating_history_by_subject ON rating_history (subject, seq);
 CREATE INDEX results_by_user_chat ON results (user_id, chat_id, variant) WHERE place IS NOT NULL;
+-- A person's series (/stats) are found by his seats.
+CREATE INDEX seats_by_user ON seats (user_id) WHERE user_id IS NOT NULL;
 
 -- Who wants to hear, in private, that a game opens in a chat (/notify_me).
 CREATE TABLE notify_me (
