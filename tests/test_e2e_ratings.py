@@ -7,7 +7,17 @@ import re
 from pathlib import Path
 
 from storage.rating import Skill
-from tests.e2e import GROUP, World, eventually, finished, open_game, play_until, running_world
+from tests.e2e import (
+    GROUP,
+    World,
+    button,
+    eventually,
+    finished,
+    open_game,
+    play_turn,
+    play_until,
+    running_world,
+)
 from tests.test_e2e_manners import FAST, configure, with_computers
 
 
@@ -126,3 +136,56 @@ async def test_a_person_who_leaves_the_group_hears_no_more_of_its_games(tmp_path
         assert await world.runner.storage.notices.subscribers(GROUP) == []
         await ann.say(GROUP, "/newgame")
         assert not any("opened a game" in m.text for m in world.server.bot_messages(cid.user_id))
+
+
+async def test_a_series_ended_by_the_bots_removal_after_a_deal_is_rated(tmp_path: Path) -> None:
+    """docs/ratings.md: removing the bot from the group ends its series, which counts once a deal has ended."""
+    async with running_world(tmp_path, **FAST) as world:
+        await configure(world)
+        people, game = await open_game(world, "/newgame czech", 3)
+
+        async def a_deal_ended() -> bool:
+            return len(await world.runner.storage.games.deals(game.game_id)) >= 1
+
+        await play_until(people, a_deal_ended, random.Random(2))
+        before = len(world.group_messages())
+        await world.server.left_message(GROUP, None)
+        await world.runner.settle()
+        row = await world.runner.storage.games.get(game.game_id)
+        assert row is not None and row.status == "cancelled"
+        changes = await world.runner.storage.ratings.changes(game.game_id)
+        assert [c.user_id for c in changes] == [1, 2, 3]
+        assert len(world.group_messages()) == before  # nothing more is written where the bot no longer is
+
+
+async def test_a_person_who_leaves_mid_series_is_rated_at_its_end(tmp_path: Path) -> None:
+    """Leaving the group hands the seat to a computer, not the result: the series' end rates the person."""
+    async with running_world(tmp_path, **FAST) as world:
+        await configure(world, computer_level="random")
+        ann, bob = world.person(1, "Ann"), world.person(2, "Bob")
+        await ann.say(GROUP, "/newgame")
+        lobby = world.group_messages()[-1]
+        for person in (ann, bob):
+            await person.join(lobby)
+        for _ in range(2):
+            await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
+        game = await world.runner.storage.games.open_game(GROUP)
+        assert game is not None
+        await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
+        await world.server.left_message(GROUP, bob.user_id)
+        await world.runner.settle()
+
+        async def done() -> bool:
+            return await finished(world, game.game_id)
+
+        rng = random.Random(3)
+        for _ in range(3000):
+            if await done():
+                break
+            if not (ann.my_turn() and await play_turn(ann, rng)):
+                await world.runner.settle()  # the computers move
+        assert await done()
+        changes = await world.runner.storage.ratings.changes(game.game_id)
+        assert [(c.user_id, c.level) for c in changes] == [(1, None), (2, None), (None, "random"), (None, "random")]
+        seats = await world.runner.storage.games.seats(game.game_id)
+        assert seats[1].stand_in == "random"  # Bob's seat was played by a computer after he left
