@@ -67,7 +67,8 @@ async def rerate(path: Path, write: bool) -> int:
         differences = await store.ratings.recompute(write=write)
     finally:
         await store.close()
-    print("\n".join(differences))
+    for line in differences:
+        print(line)
     verdict = "rewrote the stored ratings" if write and differences else "stored ratings unchanged"
     print(f"{count} rated series rated again: {len(differences)} differences; {verdict}")
     return 1 if differences and not write else 0
