@@ -166,6 +166,8 @@ class Upload:
 
 
 NEW_MESSAGES = frozenset({"sendMessage", "sendPhoto"})  # what flood control counts as a new message
+ATTACH = "attach://{}"  # a file part named in a JSON value (InputMedia.media) rather than sent as a parameter
+ATTACHED = "_attached"  # where a method finds those parts among its parameters
 
 
 class SpecChecker:
@@ -664,7 +666,12 @@ class BotApiServer:
             if token != self.token:
                 raise ApiError(401, "Unauthorized")
             spec = self.checker.method(method_name)
+            files = dict(files or {})
+            named = [name for name in files if any(ATTACH.format(name) in value for value in raw.values())]
+            attached = {name: files.pop(name) for name in named}
             params = self.checker.decode(spec, raw, files)
+            if attached:
+                params[ATTACHED] = attached
             call.params = params
             if breaks := self.breaks.get(spec["name"]):
                 how = breaks.pop(0)
@@ -888,6 +895,63 @@ class BotApiServer:
         )  # fmt: skip
         self._store(message)
         self.shown.append(Shown(chat.chat_id, message_id, caption, message.markup, self.clock.now(), "sendPhoto"))
+        return self._message_json(message)
+
+    def _photo_of(self, media: str, params: dict[str, Any]) -> str:
+        """The file id of a photo given as an uploaded part ("attach://<name>"), or as a file id sent before."""
+        if media.startswith("attach://"):
+            content = params.get(ATTACHED, {}).get(media.removeprefix("attach://"))
+            if content is None:
+                raise ApiError(400, f"Bad Request: the file part {media!r} was not sent")
+            return self.add_photo(content)
+        if media not in self.photos:
+            raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        return media
+
+    def _edited(self, message: Message, method: str, photo: str, caption: str, markup: dict[str, Any] | None) -> None:
+        if (message.photo, message.text, message.markup) == (photo, caption, markup):
+            raise ApiError(
+                400,
+                "Bad Request: message is not modified: specified new message content and reply markup are "
+                "exactly the same as a current content and reply markup of the message",
+            )
+        message.photo, message.text, message.markup = photo, caption, markup
+        message.edits += 1
+        self._tell("edit", message)
+        self.shown.append(Shown(message.chat_id, message.message_id, caption, markup, self.clock.now(), method))
+
+    async def m_editMessageMedia(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A photo message's picture (and caption: one left out is removed, as Telegram does) replaced."""
+        if "chat_id" not in params or "message_id" not in params:
+            raise ApiError(400, "Bad Request: message identifier is not specified")
+        message = self._own_message(params)
+        media = params["media"]
+        if media.get("type") != "photo":
+            raise ApiError(400, "Bad Request: only photos can be sent to this server")
+        if message.photo is None:
+            raise ApiError(400, "Bad Request: there is no media in the message to edit")
+        caption = media.get("caption", "")
+        if caption:
+            self._check_text({"text": caption, "parse_mode": media.get("parse_mode")}, limit=1024)
+        self._check_markup(params.get("reply_markup"))
+        markup = params.get("reply_markup") or None
+        photo = self._photo_of(media["media"], params)
+        self._edited(message, "editMessageMedia", photo, caption, markup if markup != {"inline_keyboard": []} else None)
+        return self._message_json(message)
+
+    async def m_editMessageCaption(self, params: dict[str, Any]) -> dict[str, Any]:
+        if "chat_id" not in params or "message_id" not in params:
+            raise ApiError(400, "Bad Request: message identifier is not specified")
+        message = self._own_message(params)
+        if message.photo is None:
+            raise ApiError(400, "Bad Request: there is no caption in the message to edit")
+        caption = params.get("caption", "")
+        if caption:
+            self._check_text({"text": caption, "parse_mode": params.get("parse_mode")}, limit=1024)
+        self._check_markup(params.get("reply_markup"))
+        markup = params.get("reply_markup")
+        self._edited(message, "editMessageCaption", message.photo, caption,
+                     markup if markup != {"inline_keyboard": []} else None)  # fmt: skip
         return self._message_json(message)
 
     def add_photo(self, content: bytes) -> str:

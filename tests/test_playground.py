@@ -22,11 +22,14 @@ import pytest
 from PIL import Image
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from playwright.async_api import async_playwright
+from telegram import InputMediaPhoto
+from telegram import Message as TelegramMessage
 
 from bot.config import Settings
 from playground.botapi import BotApiServer
 from playground.runner import Running, running
 from playground.web import GROUP_ID
+from tests.e2e import server_and_bot
 
 pytestmark = pytest.mark.real_time  # a process, HTTP and a browser: real time
 
@@ -330,3 +333,72 @@ async def test_send_photo_takes_a_multipart_upload_reuses_its_file_id_and_refuse
         assert server.violations == ["sendMessage: Bad Request: unknown parameter 'caption' of sendMessage (a file)"]
     finally:
         await server.stop()
+
+
+async def test_edit_message_media_and_caption_change_a_photo_in_place() -> None:
+    """editMessageMedia with the new picture as an attached part or a file id sent before (its caption goes
+    with it), editMessageCaption alone; an edit that changes nothing, or of a message with no picture, refused."""
+    server = BotApiServer()
+    await server.start()
+    try:
+        server.add_user(5, "Ann").started = True
+        base = f"{server.base_url}{server.token}/"
+        red, blue = BytesIO(), BytesIO()
+        Image.new("RGB", (40, 30), (200, 10, 10)).save(red, format="PNG")
+        Image.new("RGB", (40, 30), (10, 10, 200)).save(blue, format="PNG")
+        async with aiohttp.ClientSession() as session:
+
+            async def call(method: str, data: Any) -> tuple[int, Any]:
+                async with session.post(base + method, data=data) as response:
+                    return response.status, await response.json()
+
+            form = aiohttp.FormData({"chat_id": "5", "caption": "deal 1"})
+            form.add_field("photo", red.getvalue(), filename="t.png", content_type="image/png")
+            _, sent = await call("sendPhoto", form)
+            message_id, red_id = sent["result"]["message_id"], sent["result"]["photo"][0]["file_id"]
+            form = aiohttp.FormData({"chat_id": "5", "message_id": str(message_id),
+                                     "media": json.dumps({"type": "photo", "media": "attach://table",
+                                                          "caption": "deal 1 · trick 2"})})  # fmt: skip
+            form.add_field("table", blue.getvalue(), filename="t.png", content_type="image/png")
+            status, body = await call("editMessageMedia", form)
+            assert status == 200, body
+            message = server.messages[(5, message_id)]
+            assert message.photo != red_id and message.text == "deal 1 · trick 2" and message.edits == 1
+            media = json.dumps({"type": "photo", "media": red_id})  # the first picture again, by its id
+            status, body = await call("editMessageMedia", {"chat_id": "5", "message_id": str(message_id), "media": media})
+            assert status == 200 and message.photo == red_id and message.text == ""  # no caption: it goes
+            status, body = await call("editMessageMedia", {"chat_id": "5", "message_id": str(message_id), "media": media})
+            assert status == 400 and "not modified" in body["description"]
+            status, body = await call("editMessageCaption", {"chat_id": "5", "message_id": str(message_id),
+                                                             "caption": "<b>deal 2</b>", "parse_mode": "HTML"})  # fmt: skip
+            assert status == 200 and message.photo == red_id and message.text == "<b>deal 2</b>"
+            missing = json.dumps({"type": "photo", "media": "attach://nothing"})
+            status, body = await call("editMessageMedia", {"chat_id": "5", "message_id": str(message_id), "media": missing})
+            assert status == 400 and "was not sent" in body["description"]
+            _, text = await call("sendMessage", {"chat_id": "5", "text": "hello"})
+            status, body = await call("editMessageCaption", {"chat_id": "5", "message_id": str(text["result"]["message_id"]),
+                                                             "caption": "x"})  # fmt: skip
+            assert status == 400 and "no caption" in body["description"]
+        methods = [s.method for s in server.shown if s.message_id == message_id]
+        assert methods == ["sendPhoto", "editMessageMedia", "editMessageMedia", "editMessageCaption"]
+        assert server.violations == []
+    finally:
+        await server.stop()
+
+
+async def test_python_telegram_bot_sends_and_edits_photos_through_the_in_process_connection() -> None:
+    """The bot's own calls, as python-telegram-bot makes them (a file part, and InputMediaPhoto's
+    attach:// part), reach the embedded server with no socket."""
+    async with server_and_bot(None, -7) as (server, bot):
+        red, blue = BytesIO(), BytesIO()
+        Image.new("RGB", (8, 8), (200, 10, 10)).save(red, format="PNG")
+        Image.new("RGB", (8, 8), (10, 10, 200)).save(blue, format="PNG")
+        sent = await bot.send_photo(5, red.getvalue(), caption="one")
+        edited = await bot.edit_message_media(InputMediaPhoto(blue.getvalue(), caption="two"), 5, sent.message_id)
+        assert isinstance(edited, TelegramMessage) and edited.photo[0].file_id != sent.photo[0].file_id
+        await bot.edit_message_caption(5, sent.message_id, caption="three")
+        again = await bot.send_photo(-7, sent.photo[0].file_id)  # a file id sent before: nothing uploaded
+        assert again.photo[0].file_id == sent.photo[0].file_id
+        message = server.messages[(5, sent.message_id)]
+        assert message.text == "three" and message.edits == 2
+        assert server.violations == []
