@@ -13,10 +13,10 @@ import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.typeface import typeface
 
 WIDTH, HEIGHT = 1000, 640  # the picture as sent
 SUPER = 2  # drawn at this multiple, then scaled down
@@ -37,11 +37,9 @@ class Line:
     points: Sequence[tuple[int, int, bool]]
 
 
-@cache
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    with resources.files("bot").joinpath("fonts", name).open("rb") as handle:
-        return ImageFont.truetype(io.BytesIO(handle.read()), size * SUPER)
+    """The typeface at ``size`` pixels of the picture as sent (so ``SUPER`` times that as drawn)."""
+    return typeface(size * SUPER, bold)
 
 
 def nice_step(span: float, ticks: int) -> int:

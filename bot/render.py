@@ -14,6 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Back, Clear, Play, Toggle, Unplayable
 from bot.i18n import t
+from bot.pictures import TableText, draw_table
 from bot.present import GAMES, Seating, game_title, presenter
 from engine import Action, Card, DealResult, Kind, Outcome, SeenPlay, View
 
@@ -123,6 +124,29 @@ def render_table(view: View, seating: Seating, lang: str) -> str:
         lines.append(t(lang, "table.turn", name=seating.name(view.to_move)))
     lines.append(score_line(view, seating, lang))
     return "\n".join(lines)
+
+
+def table_picture(view: View, seating: Seating, computers: frozenset[int], lang: str) -> bytes:
+    """The group's table of the current deal as a picture (public view only); ``computers``: the seats a
+    computer plays now."""
+    look = presenter(view.variant)
+    trump = t(lang, "picture.trump", suit=view.trump.symbol) if view.trump is not None else ""
+    stock = t(lang, "table.stock", count=view.stock_size) if view.stock_size else ""
+    if view.talon_size:
+        stock = t(lang, "picture.talon", count=view.talon_size)
+    marks = {Kind.EXCHANGE: "⇄", Kind.DOUBLE: "×2"}
+    names = tuple(name.replace("🤖", "").strip() for name in seating.names)  # computers get a drawn mark
+    winner = view.last_trick_winner if not view.trick and view.last_trick else None
+    text = TableText(
+        title=t(lang, "picture.title", game=game_title(view.variant, lang), deal=view.deal_no + 1),
+        names=names,
+        computers=computers,
+        taken_by=t(lang, "picture.taken_by", name=names[winner]) if winner is not None else "",
+        stock=stock,
+        trump=trump,
+        marks=tuple((p.seat, marks[p.kind]) for p in view.deal_log if p.kind in marks),
+    )
+    return draw_table(view, text, german=look.german_cards, kozel=look.marked_card)
 
 
 # --- the hand -----------------------------------------------------------------------------------------------

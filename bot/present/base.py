@@ -50,6 +50,8 @@ class Presenter:
     name: str = ""
     selects_cards = False  # keyboard mode: cards are toggled, then a move button plays them
     marks_trick_top = False  # the table marks the play that is winning the trick
+    german_cards = False  # the table picture draws German-suited cards (K2)
+    marked_card: Card | None = None  # the card the table picture frames in gold (the kozel, K5)
     kozel_points: int | None = None  # /stats counts the deals with this many penalty points (the kozel taken)
     all_time_key = "score.all_time_line"
 

@@ -16,6 +16,8 @@ KOZEL_MARK = "🐐"
 class CzechPresenter(Presenter):
     name = "czech"
     kozel_points = PENALTY[KOZEL]  # K5
+    german_cards = True
+    marked_card = KOZEL
     all_time_key = "score.all_time_czech_line"
 
     def card_label(self, card: Card) -> str:

@@ -1,0 +1,70 @@
+"""Table pictures: the time to draw one, and its bytes.
+
+    python -m bench.pictures [--states 300]
+
+For each game, positions of random play, drawn by ``bot.render.table_picture`` after one picture has filled
+the caches (the card faces and the empty table, drawn once per process; that first picture is shown apart).
+Also the bytes after the JPEG round trip at quality 80 that Telegram's recompression is like.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import time
+
+from PIL import Image
+
+from bot.present import Seating
+from bot.render import table_picture
+from engine import find_variant
+
+GAMES: tuple[tuple[str, dict[str, object]], ...] = (
+    ("four_card", {}), ("classic", {}), ("czech", {"players": 4}), ("czech", {"players": 6}),
+)  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--states", type=int, default=300, help="positions drawn per game")
+    args = parser.parse_args()
+    report = []
+    for variant, options in GAMES:
+        rng = random.Random(1)
+        state = find_variant(variant).new_game(1, options)
+        names = Seating(tuple(f"Player {s + 1}" for s in range(state.num_players)), "Friends")
+        started = time.perf_counter()
+        table_picture(state.view(None), names, frozenset({1}), "en")
+        first = time.perf_counter() - started
+        times: list[float] = []
+        sizes: list[int] = []
+        recompressed: list[int] = []
+        while len(times) < args.states:
+            if state.is_over:
+                state = find_variant(variant).new_game(rng.getrandbits(32), options)
+            state.apply(rng.choice(state.all_legal_actions()))
+            view = state.view(None)
+            started = time.perf_counter()
+            data = table_picture(view, names, frozenset({1}), "en")
+            times.append(time.perf_counter() - started)
+            sizes.append(len(data))
+            again = io.BytesIO()
+            Image.open(io.BytesIO(data)).save(again, format="JPEG", quality=80)
+            recompressed.append(len(again.getvalue()))
+        times.sort()
+        report.append({
+            "game": f"{variant} {options or ''}".strip(),
+            "first_ms": round(first * 1000, 1),
+            "p50_ms": round(times[len(times) // 2] * 1000, 2),
+            "p99_ms": round(times[min(len(times) - 1, round(0.99 * (len(times) - 1)))] * 1000, 2),
+            "kb_p50": round(sorted(sizes)[len(sizes) // 2] / 1000, 1),
+            "kb_max": round(max(sizes) / 1000, 1),
+            "kb_after_jpeg_80_max": round(max(recompressed) / 1000, 1),
+        })  # fmt: skip
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
