@@ -24,15 +24,16 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import random
-from collections import Counter, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
@@ -43,27 +44,37 @@ from bot.outbox import CRUISE_SHARE, Kind, Outbox, Waiter
 log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096
+MAX_CAPTION = 1024
+FILE_IDS_KEPT = 4096  # pictures whose Telegram id is kept (a table's picture repeats within a deal)
 UNSEEN_POLL = 1.0  # seconds between looks at whether a message still on its way has reached its chat
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 
 @dataclass(frozen=True)
 class Render:
+    """What a message shows: its text (a photo's caption), its keyboard, and its picture, if it is a photo."""
+
     text: str
     markup: InlineKeyboardMarkup | None = None
+    photo: bytes | None = None
 
-    def key(self) -> tuple[str, str]:
+    def key(self) -> tuple[str, str, str]:
         markup = json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else ""
-        return self.text, markup
+        return self.text, markup, digest(self.photo)
 
 
-def fit(text: str) -> str:
-    """Telegram refuses texts over 4,096 characters; long tables are cut (at a line end, so no HTML tag or
-    entity is split), never the whole message lost."""
-    if len(text) <= MAX_TEXT:
+def digest(photo: bytes | None) -> str:
+    """A picture's identity: the same bytes are the same picture (and are uploaded once)."""
+    return hashlib.sha256(photo).hexdigest() if photo is not None else ""
+
+
+def fit(text: str, limit: int = MAX_TEXT) -> str:
+    """Telegram refuses texts over 4,096 characters (captions over 1,024); long ones are cut (at a line end,
+    so no HTML tag or entity is split), never the whole message lost."""
+    if len(text) <= limit:
         return text
-    cut = text.rfind("\n", 0, MAX_TEXT - 1)
-    return text[: cut if cut > 0 else MAX_TEXT - 1] + "…"
+    cut = text.rfind("\n", 0, limit - 1)
+    return text[: cut if cut > 0 else limit - 1] + "…"
 
 
 class Publisher:
@@ -100,7 +111,8 @@ class Publisher:
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._sending: Counter[int] = Counter()  # chat -> messages on their way into it
         self._editing: Counter[int] = Counter()  # chat -> its messages with an edit on its way
-        self._shown: dict[tuple[int, int], tuple[str, str]] = {}
+        self._shown: dict[tuple[int, int], tuple[str, str, str]] = {}
+        self._file_ids: OrderedDict[str, str] = OrderedDict()  # a picture's digest -> Telegram's id of it
         self._shown_at: dict[tuple[int, int], float] = {}  # when the message last changed before its reader
         self.calls: Counter[str] = Counter()
         self.calls_by_kind: Counter[Kind] = Counter()  # rate-limited calls made, by whom they were for
@@ -116,37 +128,31 @@ class Publisher:
         *,
         notify: bool = False,
         kind: Kind = Kind.MESSAGE,
+        photo: bytes | None = None,
     ) -> int | None:
-        """Send a new message; returns its id, or None when the chat cannot be written to (403)."""
+        """Send a new message (with ``photo``: a picture, ``text`` its caption); returns its id, or None when
+        the chat cannot be written to (403)."""
+        render = Render(fit(text, MAX_CAPTION if photo is not None else MAX_TEXT), markup, photo)
         self._sending[chat_id] += 1
         try:
             if chat_id < 0:
                 async with self._group_locks[chat_id]:  # a group's messages in the order they were sent
-                    return await self._send(chat_id, text, markup, notify, kind)
-            return await self._send(chat_id, text, markup, notify, kind)
+                    return await self._send(chat_id, render, notify, kind)
+            return await self._send(chat_id, render, notify, kind)
         finally:
             self._sending[chat_id] -= 1
             if not self._sending[chat_id]:
                 del self._sending[chat_id]
 
-    async def _send(
-        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, notify: bool, kind: Kind
-    ) -> int | None:
-        render = Render(fit(text), markup)
+    async def _send(self, chat_id: int, render: Render, notify: bool, kind: Kind) -> int | None:
         waits = failures = 0
+        method = "sendPhoto" if render.photo is not None else "sendMessage"
         while True:
             try:
                 await self.outbox.turn(chat_id, kind, new=True)
-                self.calls["sendMessage"] += 1
+                self.calls[method] += 1
                 self.calls_by_kind[kind] += 1
-                message = await self.bot.send_message(
-                    chat_id,
-                    render.text,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=markup,
-                    disable_notification=not notify,
-                    link_preview_options=NO_PREVIEW,
-                )
+                message = await self._post(chat_id, render, notify)
             except RetryAfter as exc:
                 waits += 1
                 if waits > FLOOD_WAITS:
@@ -165,11 +171,75 @@ class Publisher:
                 if failures >= self.attempts or not transient(exc):
                     log.error("gave up sending to chat %s after %d failures: %s", chat_id, failures, exc)
                     raise
-                await self._back_off("sendMessage", failures, exc)
+                await self._back_off(method, failures, exc)
                 continue
             self._shown[(chat_id, message.message_id)] = render.key()
             self._shown_at[(chat_id, message.message_id)] = self.clock.now()
             return message.message_id
+
+    async def _post(self, chat_id: int, render: Render, notify: bool) -> Message:
+        if render.photo is None:
+            return await self.bot.send_message(
+                chat_id,
+                render.text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=render.markup,
+                disable_notification=not notify,
+                link_preview_options=NO_PREVIEW,
+            )
+        message = await self.bot.send_photo(
+            chat_id,
+            self._file_ids.get(digest(render.photo)) or render.photo,
+            caption=render.text or None,
+            parse_mode=ParseMode.HTML,
+            reply_markup=render.markup,
+            disable_notification=not notify,
+        )
+        self._remember(render.photo, message)
+        return message
+
+    def _remember(self, photo: bytes, message: Message | bool) -> None:
+        """Keep Telegram's id of an uploaded picture, so that the same picture is never uploaded again."""
+        if isinstance(message, Message) and message.photo:
+            self._file_ids[digest(photo)] = message.photo[-1].file_id
+            self._file_ids.move_to_end(digest(photo))
+            while len(self._file_ids) > FILE_IDS_KEPT:
+                self._file_ids.popitem(last=False)
+
+    def _edit_method(self, key: tuple[int, int], render: Render) -> str:
+        """The one call that makes the message show ``render``: its text, its caption alone (the picture it
+        shows already), or its picture and caption."""
+        if render.photo is None:
+            return "editMessageText"
+        shown = self._shown.get(key)
+        return "editMessageCaption" if shown is not None and shown[2] == digest(render.photo) else "editMessageMedia"
+
+    async def _change(self, key: tuple[int, int], render: Render, method: str) -> None:
+        chat_id, message_id = key
+        if method == "editMessageText":
+            await self.bot.edit_message_text(
+                render.text,
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=render.markup,
+                link_preview_options=NO_PREVIEW,
+            )
+            return
+        assert render.photo is not None
+        if method == "editMessageCaption":
+            await self.bot.edit_message_caption(
+                chat_id=chat_id, message_id=message_id, caption=render.text, parse_mode=ParseMode.HTML,
+                reply_markup=render.markup,
+            )  # fmt: skip
+            return
+        media = InputMediaPhoto(
+            self._file_ids.get(digest(render.photo)) or render.photo, caption=render.text, parse_mode=ParseMode.HTML
+        )
+        message = await self.bot.edit_message_media(
+            media, chat_id=chat_id, message_id=message_id, reply_markup=render.markup
+        )
+        self._remember(render.photo, message)
 
     async def _back_off(self, method: str, failures: int, exc: Exception) -> None:
         """Wait before trying again after the ``failures``-th failure in a row."""
@@ -186,11 +256,13 @@ class Publisher:
         markup: InlineKeyboardMarkup | None = None,
         *,
         kind: Kind = Kind.MESSAGE,
+        photo: bytes | None = None,
     ) -> None:
-        """Schedule an edit; only the newest of several pending edits of a message is sent, when its turn
-        comes (the most urgent ``kind`` of those pending decides how soon)."""
+        """Schedule an edit (of a photo message: its picture ``photo`` and caption ``text``); only the newest
+        of several pending edits of a message is sent, when its turn comes (the most urgent ``kind`` of those
+        pending decides how soon)."""
         key = (chat_id, message_id)
-        render = Render(fit(text), markup)
+        render = Render(fit(text, MAX_CAPTION if photo is not None else MAX_TEXT), markup, photo)
         if key not in self._pending and self._shown.get(key) == render.key():
             return
         self._pending[key] = render
@@ -219,17 +291,11 @@ class Publisher:
                 if render is None or self._shown.get(key) == render.key():
                     continue  # deleted meanwhile, or shown already: the turn is not used
                 changed = True
+                method = self._edit_method(key, render)
                 try:
-                    self.calls["editMessageText"] += 1
+                    self.calls[method] += 1
                     self.calls_by_kind[min(kind, self._kinds.get(key, kind))] += 1  # hurried: the newer kind
-                    await self.bot.edit_message_text(
-                        render.text,
-                        chat_id=key[0],
-                        message_id=key[1],
-                        parse_mode=ParseMode.HTML,
-                        reply_markup=render.markup,
-                        link_preview_options=NO_PREVIEW,
-                    )
+                    await self._change(key, render, method)
                 except RetryAfter as exc:
                     waits += 1
                     await self.clock.sleep(seconds(exc.retry_after))
@@ -250,7 +316,7 @@ class Publisher:
                     if failures >= self.attempts or not transient(exc):
                         log.error("gave up editing %s after %d failures: %s", key, failures, exc)
                         continue
-                    await self._back_off("editMessageText", failures, exc)
+                    await self._back_off(method, failures, exc)
                     self._retry(key, render, kind)
                     continue
                 except TelegramError as exc:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from io import BytesIO
 from typing import Any, cast
 
 import pytest
+from PIL import Image
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.publisher import MAX_TEXT, Publisher
+from bot.publisher import MAX_CAPTION, MAX_TEXT, Publisher
 from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import loop_time, server_and_bot
 
@@ -208,3 +210,65 @@ async def test_a_chat_is_busy_while_a_message_or_an_edit_is_on_its_way_into_it(f
     assert publisher.busy(5)
     await publisher.flush()
     assert not publisher.busy(5)
+
+
+def png(colour: tuple[int, int, int]) -> bytes:
+    out = BytesIO()
+    Image.new("RGB", (16, 12), colour).save(out, format="PNG")
+    return out.getvalue()
+
+
+async def test_a_photo_is_uploaded_once_and_a_caption_change_alone_is_one_caption_edit(
+    fake: tuple[FakeTelegram, Bot],
+) -> None:
+    """Issue 34: a picture is uploaded the first time and reused by its file id after; a new caption under the
+    same picture costs one editMessageCaption, a new picture one editMessageMedia, and the newest of several
+    pending edits is the one sent."""
+    server, bot = fake
+    publisher = Publisher(bot)
+    red, blue = png((200, 0, 0)), png((0, 0, 200))
+    message_id = await publisher.send(GROUP, "<b>deal 1</b>", photo=red)
+    assert message_id is not None
+    first = server.messages[(GROUP, message_id)]
+    assert first.photo is not None and first.text == "<b>deal 1</b>"
+    publisher.edit(GROUP, message_id, "Ann to move", photo=red)
+    await publisher.flush()
+    assert calls(server, "editMessageCaption") == 1 and calls(server, "editMessageMedia") == 0
+    for caption in ("Bob to move", "Cid to move"):
+        publisher.edit(GROUP, message_id, caption, photo=blue)
+    await publisher.flush()
+    assert calls(server, "editMessageMedia") == 1 and first.text == "Cid to move"
+    blue_id = first.photo
+    publisher.edit(GROUP, message_id, "Cid to move", photo=blue)  # what it shows already: nothing is sent
+    await publisher.flush()
+    assert calls(server, "editMessageMedia") + calls(server, "editMessageCaption") == 2
+    publisher.edit(GROUP, message_id, "back to red", photo=red)
+    await publisher.flush()
+    uploads = [c for c in server.calls if "_attached" in c.params  # an editMessageMedia's attached part
+               or (c.method == "sendPhoto" and not isinstance(c.params.get("photo"), str))]  # fmt: skip
+    assert len(uploads) == 2  # red and blue, once each: red came back by its file id
+    again = await publisher.send(GROUP, "another table", photo=blue)
+    assert again is not None and server.messages[(GROUP, again)].photo == blue_id
+    assert publisher.calls["sendPhoto"] == 2 and server.violations == []
+
+
+async def test_a_long_caption_is_cut_to_telegrams_limit(fake: tuple[FakeTelegram, Bot]) -> None:
+    server, bot = fake
+    publisher = Publisher(bot)
+    text = "\n".join(f"line {i} " + "x" * 40 for i in range(60))
+    message_id = await publisher.send(GROUP, text, photo=png((0, 120, 0)))
+    assert message_id is not None
+    caption = server.messages[(GROUP, message_id)].text
+    assert len(caption) <= MAX_CAPTION and caption.endswith("…")
+
+
+async def test_a_failed_picture_edit_is_retried_with_the_newest_render(fake: tuple[FakeTelegram, Bot]) -> None:
+    server, bot = fake
+    publisher = Publisher(bot, retry_base=0.01, retry_cap=0.02)
+    message_id = await publisher.send(GROUP, "one", photo=png((10, 10, 10)))
+    assert message_id is not None
+    server.fail_next("editMessageMedia", 2, "500")
+    publisher.edit(GROUP, message_id, "two", photo=png((20, 20, 20)))
+    await publisher.flush()
+    message = server.messages[(GROUP, message_id)]
+    assert message.text == "two" and publisher.retries["editMessageMedia"] == 2
