@@ -59,7 +59,7 @@ class TableText:
     molodka: str = "M"  # the mark of a molodka on the table (F10)
 
 
-def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
+def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return typeface(size, bold)
 
 
@@ -258,4 +258,114 @@ def draw_table(view: View, text: TableText, *, german: bool = False, kozel: Card
 
     out = io.BytesIO()
     image.save(out, format="JPEG", quality=JPEG_QUALITY, optimize=False)
+    return out.getvalue()
+
+
+# --- a deal's result and the end of a series ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    """One side of a result: a team or a player, what the deal gave it, and its series total against the
+    series' limit (the bar), marked as a goat (the losers, or Czech Kozel's taker of the kozel) or a winner."""
+
+    name: str
+    detail: str  # "84 card points · +2" / "+13 penalty points"
+    total: int
+    limit: int
+    goat: bool = False
+    winner: bool = False
+
+
+@dataclass(frozen=True)
+class ResultText:
+    title: str  # "Deal 3 · Four-card Kozel", or the series' end
+    lines: tuple[ResultLine, ...]
+    footer: str = ""  # "Team 2 scores 2 points." / "Winners: Team 1"
+    eggs: int = 0  # eggs to draw (a 60:60 deal, C13 / F14)
+
+
+
+def goat(draw: ImageDraw.ImageDraw, at: tuple[float, float], size: float) -> None:
+    """A goat's head, facing us: horns, ears, a long face, a beard."""
+    cx, cy = at
+    u = size / 10
+    horn = (120, 98, 74)
+    draw.arc([cx - 5 * u, cy - 7.5 * u, cx - 0.5 * u, cy - 1 * u], 180, 300, fill=horn, width=round(1.3 * u))
+    draw.arc([cx + 0.5 * u, cy - 7.5 * u, cx + 5 * u, cy - 1 * u], 240, 360, fill=horn, width=round(1.3 * u))
+    coat, dark = (238, 232, 220), (90, 84, 76)
+    draw.ellipse([cx - 5.2 * u, cy - 2.6 * u, cx - 1.8 * u, cy - 0.6 * u], fill=coat, outline=dark, width=2)
+    draw.ellipse([cx + 1.8 * u, cy - 2.6 * u, cx + 5.2 * u, cy - 0.6 * u], fill=coat, outline=dark, width=2)
+    draw.polygon([(cx - 1.4 * u, cy + 3.6 * u), (cx + 1.4 * u, cy + 3.6 * u), (cx, cy + 6.4 * u)], fill=(205, 198, 186))
+    draw.rounded_rectangle([cx - 2.4 * u, cy - 3.2 * u, cx + 2.4 * u, cy + 4 * u], radius=2.2 * u, fill=coat,
+                           outline=dark, width=2)  # fmt: skip
+    draw.ellipse([cx - 1.6 * u, cy - 1.2 * u, cx - 0.6 * u, cy - 0.2 * u], fill=INK)
+    draw.ellipse([cx + 0.6 * u, cy - 1.2 * u, cx + 1.6 * u, cy - 0.2 * u], fill=INK)
+    draw.ellipse([cx - 1.2 * u, cy + 2.2 * u, cx - 0.4 * u, cy + 2.8 * u], fill=dark)
+    draw.ellipse([cx + 0.4 * u, cy + 2.2 * u, cx + 1.2 * u, cy + 2.8 * u], fill=dark)
+
+
+def egg(draw: ImageDraw.ImageDraw, at: tuple[float, float], size: float) -> None:
+    """An egg, a little narrower at the top, with a shine."""
+    cx, cy = at
+    w, h = size * 0.38, size / 2
+    draw.ellipse([cx - w, cy - h, cx + w, cy + h * 0.9], fill=(250, 240, 215), outline=(190, 170, 130), width=2)
+    draw.ellipse([cx - w * 0.5, cy - h * 0.6, cx - w * 0.15, cy - h * 0.15], fill=(255, 252, 244))
+
+
+@cache
+def _smooth(kind: str, size: int) -> Image.Image:
+    """A goat or an egg drawn at twice its size and scaled down, once per size."""
+    image = Image.new("RGBA", (size * 2, size * 2), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    if kind == "goat":
+        goat(draw, (size, size * 1.07), size * 1.33)
+    else:
+        egg(draw, (size, size), size * 1.6)
+    return image.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def draw_result(text: ResultText) -> bytes:
+    """A deal's result or a series' end as a JPEG: each side with what the deal gave it and a bar of its
+    total against the series' limit; goats beside the goats, eggs where there are eggs."""
+    rows = len(text.lines)
+    row_h = 118 if rows <= 4 else 92
+    height = 100 + rows * row_h + (110 if text.eggs else 0) + (90 if text.footer else 30)
+    image = Image.new("RGB", (WIDTH, height), FELT)
+    draw = ImageDraw.Draw(image)
+    draw.text((WIDTH / 2, 50), text.title, font=_font(38, True), fill=(255, 255, 255), anchor="mm")
+    bar_left, bar_right = WIDTH - 380, WIDTH - 200
+    for i, line in enumerate(text.lines):
+        y0 = 100 + i * row_h
+        box = (56, y0 + 6, WIDTH - 56, y0 + row_h - 6)
+        draw.rounded_rectangle(box, radius=18, fill=TAKER if line.winner else PLATE)
+        name_x = box[0] + (row_h if line.goat else 24)
+        if line.goat:
+            mark = _smooth("goat", round(row_h - 14))
+            image.paste(mark, (round(box[0] + 6), round(y0 + 4)), mark)
+        size = 30 if rows <= 4 else 26
+        while size > 16 and draw.textlength(line.name, font=_font(size, True)) > bar_left - 24 - name_x:
+            size -= 2  # a long name is written smaller, never over the bar
+        draw.text((name_x, y0 + row_h * 0.34), line.name, font=_font(size, True), fill=INK, anchor="lm")
+        draw.text((name_x, y0 + row_h * 0.68), line.detail, font=_font(24 if rows <= 4 else 20), fill=MUTED,
+                  anchor="lm")  # fmt: skip
+        bar = (bar_left, y0 + row_h / 2 - 14, bar_right, y0 + row_h / 2 + 14)
+        draw.rounded_rectangle(bar, radius=14, fill=(226, 228, 224))
+        share = max(0.0, min(1.0, line.total / line.limit)) if line.limit else 0.0
+        if share > 0:
+            fill = RED if line.goat else GREEN if line.winner else (70, 120, 180)
+            draw.rounded_rectangle((bar[0], bar[1], bar[0] + max(28, (bar[2] - bar[0]) * share), bar[3]),
+                                   radius=14, fill=fill)  # fmt: skip
+        draw.text((WIDTH - 80, y0 + row_h / 2), f"{line.total}/{line.limit}", font=_font(30, True), fill=INK,
+                  anchor="rm")  # fmt: skip
+    if text.eggs:
+        shown = min(text.eggs, 6)
+        for i in range(shown):
+            mark = _smooth("egg", 72)
+            x = WIDTH / 2 - shown * 40 + i * 80 + 4
+            image.paste(mark, (round(x), 100 + rows * row_h + 20), mark)
+    if text.footer:
+        draw.text((WIDTH / 2, height - 50), text.footer, font=_font(30, True), fill=(255, 255, 255), anchor="mm")
+    out = io.BytesIO()
+    image.save(out, format="JPEG", quality=JPEG_QUALITY)
     return out.getvalue()

@@ -9,7 +9,7 @@ from io import BytesIO
 import pytest
 from PIL import Image, ImageChops
 
-from bot.pictures import GOLD, HEIGHT, RED, TO_MOVE, WIDTH
+from bot.pictures import GOLD, HEIGHT, RED, TO_MOVE, WIDTH, ResultLine, ResultText, draw_result
 from bot.present import Seating
 from bot.render import table_picture
 from engine import GameState, Kind, find_variant
@@ -37,12 +37,17 @@ def picture(state: GameState, computers: frozenset[int] = frozenset()) -> Image.
     return image.convert("RGB")
 
 
-def near(image: Image.Image, colour: tuple[int, int, int], tolerance: int = 24) -> bool:
-    """Whether some pixel of the picture is within ``tolerance`` of ``colour`` in each channel."""
+def pixels(image: Image.Image, colour: tuple[int, int, int], tolerance: int = 24) -> int:
+    """How many pixels of the picture are within ``tolerance`` of ``colour`` in each channel."""
     r, g, b = (channel.point(lambda v, c=c: 255 if abs(v - c) <= tolerance else 0)
                for channel, c in zip(image.split(), colour, strict=True))  # fmt: skip
     both = ImageChops.multiply(ImageChops.multiply(r, g), b)
-    return both.getbbox() is not None
+    return sum(both.histogram()[255:])
+
+
+def near(image: Image.Image, colour: tuple[int, int, int], tolerance: int = 24) -> bool:
+    """Whether a patch of the picture (100 pixels or more) is ``colour``, give or take ``tolerance``."""
+    return pixels(image, colour, tolerance) >= 100
 
 
 @pytest.mark.parametrize(
@@ -80,3 +85,21 @@ def test_K6_the_double_is_marked_by_its_seat() -> None:
             assert near(picture(state), RED, tolerance=16)
             return
     pytest.fail("no deal offered the double")
+
+
+def test_a_result_draws_goats_beside_the_goats_and_eggs_where_there_are_eggs() -> None:
+    lines = (
+        ResultLine("Team 1 (Ann & Bob)", "24 card points · +4", 13, 12, goat=True),
+        ResultLine("Team 2 (Cid & Dan)", "96 card points", 6, 12, winner=True),
+    )
+    with_goat = Image.open(BytesIO(draw_result(ResultText("Series over", lines, "Winners: Team 2")))).convert("RGB")
+    plain = Image.open(BytesIO(draw_result(ResultText("Deal 3", (ResultLine("A", "", 4, 12),
+                                                                ResultLine("B", "", 6, 12)))))).convert("RGB")  # fmt: skip
+    horn = (120, 98, 74)
+    assert near(with_goat, horn, tolerance=14) and not near(plain, horn, tolerance=14)
+    eggs = Image.open(BytesIO(draw_result(ResultText("Deal 4", lines[:1], "60:60", eggs=2)))).convert("RGB")
+    shell = (250, 240, 215)
+    assert pixels(eggs, shell, 6) > 2_000 and pixels(plain, shell, 6) < 200
+    six = tuple(ResultLine(f"Player {n}", "+1", n * 15, 100) for n in range(6))
+    data = draw_result(ResultText("Czech Kozel", six))
+    assert len(data) <= MAX_BYTES and Image.open(BytesIO(data)).size[0] == WIDTH
