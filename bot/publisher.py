@@ -24,57 +24,23 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 import random
-from collections import Counter, OrderedDict, defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 from typing import Any
 
-from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, LinkPreviewOptions, Message
-from telegram.constants import ParseMode
+from telegram import Bot, InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot.clock import Clock
 from bot.floods import FLOOD_WAITS, seconds
 from bot.outbox import CRUISE_SHARE, Kind, Outbox, Waiter
+from bot.sending import MAX_CAPTION, MAX_TEXT, FileIds, Render, change, edit_method, fit, post
 
 log = logging.getLogger(__name__)
 
-MAX_TEXT = 4096
-MAX_CAPTION = 1024
-FILE_IDS_KEPT = 4096  # pictures whose Telegram id is kept (a table's picture repeats within a deal)
 UNSEEN_POLL = 1.0  # seconds between looks at whether a message still on its way has reached its chat
-NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-
-
-@dataclass(frozen=True)
-class Render:
-    """What a message shows: its text (a photo's caption), its keyboard, and its picture, if it is a photo."""
-
-    text: str
-    markup: InlineKeyboardMarkup | None = None
-    photo: bytes | None = None
-
-    def key(self) -> tuple[str, str, str]:
-        markup = json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else ""
-        return self.text, markup, digest(self.photo)
-
-
-def digest(photo: bytes | None) -> str:
-    """A picture's identity: the same bytes are the same picture (and are uploaded once)."""
-    return hashlib.sha256(photo).hexdigest() if photo is not None else ""
-
-
-def fit(text: str, limit: int = MAX_TEXT) -> str:
-    """Telegram refuses texts over 4,096 characters (captions over 1,024); long ones are cut (at a line end,
-    so no HTML tag or entity is split), never the whole message lost."""
-    if len(text) <= limit:
-        return text
-    cut = text.rfind("\n", 0, limit - 1)
-    return text[: cut if cut > 0 else limit - 1] + "…"
 
 
 class Publisher:
@@ -112,7 +78,7 @@ class Publisher:
         self._sending: Counter[int] = Counter()  # chat -> messages on their way into it
         self._editing: Counter[int] = Counter()  # chat -> its messages with an edit on its way
         self._shown: dict[tuple[int, int], tuple[str, str, str]] = {}
-        self._file_ids: OrderedDict[str, str] = OrderedDict()  # a picture's digest -> Telegram's id of it
+        self._file_ids = FileIds()
         self._shown_at: dict[tuple[int, int], float] = {}  # when the message last changed before its reader
         self.calls: Counter[str] = Counter()
         self.calls_by_kind: Counter[Kind] = Counter()  # rate-limited calls made, by whom they were for
@@ -152,7 +118,7 @@ class Publisher:
                 await self.outbox.turn(chat_id, kind, new=True)
                 self.calls[method] += 1
                 self.calls_by_kind[kind] += 1
-                message = await self._post(chat_id, render, notify)
+                message = await post(self.bot, chat_id, render, notify, self._file_ids)
             except RetryAfter as exc:
                 waits += 1
                 if waits > FLOOD_WAITS:
@@ -176,70 +142,6 @@ class Publisher:
             self._shown[(chat_id, message.message_id)] = render.key()
             self._shown_at[(chat_id, message.message_id)] = self.clock.now()
             return message.message_id
-
-    async def _post(self, chat_id: int, render: Render, notify: bool) -> Message:
-        if render.photo is None:
-            return await self.bot.send_message(
-                chat_id,
-                render.text,
-                parse_mode=ParseMode.HTML,
-                reply_markup=render.markup,
-                disable_notification=not notify,
-                link_preview_options=NO_PREVIEW,
-            )
-        message = await self.bot.send_photo(
-            chat_id,
-            self._file_ids.get(digest(render.photo)) or render.photo,
-            caption=render.text or None,
-            parse_mode=ParseMode.HTML,
-            reply_markup=render.markup,
-            disable_notification=not notify,
-        )
-        self._remember(render.photo, message)
-        return message
-
-    def _remember(self, photo: bytes, message: Message | bool) -> None:
-        """Keep Telegram's id of an uploaded picture, so that the same picture is never uploaded again."""
-        if isinstance(message, Message) and message.photo:
-            self._file_ids[digest(photo)] = message.photo[-1].file_id
-            self._file_ids.move_to_end(digest(photo))
-            while len(self._file_ids) > FILE_IDS_KEPT:
-                self._file_ids.popitem(last=False)
-
-    def _edit_method(self, key: tuple[int, int], render: Render) -> str:
-        """The one call that makes the message show ``render``: its text, its caption alone (the picture it
-        shows already), or its picture and caption."""
-        if render.photo is None:
-            return "editMessageText"
-        shown = self._shown.get(key)
-        return "editMessageCaption" if shown is not None and shown[2] == digest(render.photo) else "editMessageMedia"
-
-    async def _change(self, key: tuple[int, int], render: Render, method: str) -> None:
-        chat_id, message_id = key
-        if method == "editMessageText":
-            await self.bot.edit_message_text(
-                render.text,
-                chat_id=chat_id,
-                message_id=message_id,
-                parse_mode=ParseMode.HTML,
-                reply_markup=render.markup,
-                link_preview_options=NO_PREVIEW,
-            )
-            return
-        assert render.photo is not None
-        if method == "editMessageCaption":
-            await self.bot.edit_message_caption(
-                chat_id=chat_id, message_id=message_id, caption=render.text, parse_mode=ParseMode.HTML,
-                reply_markup=render.markup,
-            )  # fmt: skip
-            return
-        media = InputMediaPhoto(
-            self._file_ids.get(digest(render.photo)) or render.photo, caption=render.text, parse_mode=ParseMode.HTML
-        )
-        message = await self.bot.edit_message_media(
-            media, chat_id=chat_id, message_id=message_id, reply_markup=render.markup
-        )
-        self._remember(render.photo, message)
 
     async def _back_off(self, method: str, failures: int, exc: Exception) -> None:
         """Wait before trying again after the ``failures``-th failure in a row."""
@@ -291,11 +193,11 @@ class Publisher:
                 if render is None or self._shown.get(key) == render.key():
                     continue  # deleted meanwhile, or shown already: the turn is not used
                 changed = True
-                method = self._edit_method(key, render)
+                method = edit_method(self._shown.get(key), render)
                 try:
                     self.calls[method] += 1
                     self.calls_by_kind[min(kind, self._kinds.get(key, kind))] += 1  # hurried: the newer kind
-                    await self._change(key, render, method)
+                    await change(self.bot, key, render, method, self._file_ids)
                 except RetryAfter as exc:
                     waits += 1
                     await self.clock.sleep(seconds(exc.retry_after))

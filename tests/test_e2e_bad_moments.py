@@ -11,8 +11,9 @@ from typing import Any
 from telegram import InlineKeyboardMarkup
 
 from bot.outbox import Kind
-from bot.publisher import Publisher, fit
+from bot.publisher import Publisher
 from bot.render import Seating, render_deal_result, render_outcome
+from bot.sending import fit
 from playground.botapi import ALL_METHODS, BotApiServer, Message
 from tests.e2e import GROUP, Person, World, finished, loop_time, open_game, play_until, replay, running_world
 

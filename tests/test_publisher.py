@@ -11,7 +11,8 @@ import pytest
 from PIL import Image
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.publisher import MAX_CAPTION, MAX_TEXT, Publisher
+from bot.publisher import Publisher
+from bot.sending import MAX_CAPTION, MAX_TEXT
 from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import loop_time, server_and_bot
 

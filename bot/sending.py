@@ -1,0 +1,119 @@
+"""What a message shows (``Render``) and the one Bot API call that shows it: a text or a photo sent, a text
+edited, a caption edited under the same picture, or a new picture.  A picture is uploaded once: Telegram's
+id of it (``FileIds``) sends it again."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, LinkPreviewOptions, Message
+from telegram.constants import ParseMode
+
+MAX_TEXT = 4096
+MAX_CAPTION = 1024
+FILE_IDS_KEPT = 4096  # pictures whose Telegram id is kept (a table's picture repeats within a deal)
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+@dataclass(frozen=True)
+class Render:
+    """What a message shows: its text (a photo's caption), its keyboard, and its picture, if it is a photo."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+    photo: bytes | None = None
+
+    def key(self) -> tuple[str, str, str]:
+        markup = json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else ""
+        return self.text, markup, digest(self.photo)
+
+
+def digest(photo: bytes | None) -> str:
+    """A picture's identity: the same bytes are the same picture (and are uploaded once)."""
+    return hashlib.sha256(photo).hexdigest() if photo is not None else ""
+
+
+def fit(text: str, limit: int = MAX_TEXT) -> str:
+    """Telegram refuses texts over 4,096 characters (captions over 1,024); long ones are cut (at a line end,
+    so no HTML tag or entity is split), never the whole message lost."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n", 0, limit - 1)
+    return text[: cut if cut > 0 else limit - 1] + "…"
+
+
+class FileIds:
+    """Telegram's ids of the pictures uploaded, by their digest (the newest ``FILE_IDS_KEPT``)."""
+
+    def __init__(self) -> None:
+        self._ids: OrderedDict[str, str] = OrderedDict()
+
+    def get(self, photo: bytes) -> str | None:
+        return self._ids.get(digest(photo))
+
+    def remember(self, photo: bytes, message: Message | bool) -> None:
+        if isinstance(message, Message) and message.photo:
+            key = digest(photo)
+            self._ids[key] = message.photo[-1].file_id
+            self._ids.move_to_end(key)
+            while len(self._ids) > FILE_IDS_KEPT:
+                self._ids.popitem(last=False)
+
+
+async def post(bot: Bot, chat_id: int, render: Render, notify: bool, file_ids: FileIds) -> Message:
+    """Send ``render`` as a new message."""
+    if render.photo is None:
+        return await bot.send_message(
+            chat_id,
+            render.text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=render.markup,
+            disable_notification=not notify,
+            link_preview_options=NO_PREVIEW,
+        )
+    message = await bot.send_photo(
+        chat_id,
+        file_ids.get(render.photo) or render.photo,
+        caption=render.text or None,
+        parse_mode=ParseMode.HTML,
+        reply_markup=render.markup,
+        disable_notification=not notify,
+    )
+    file_ids.remember(render.photo, message)
+    return message
+
+
+def edit_method(shown: tuple[str, str, str] | None, render: Render) -> str:
+    """The one call that makes a message that shows ``shown`` (its render's key; None: not known) show
+    ``render``: its text, its caption alone (the picture it shows already), or its picture and caption."""
+    if render.photo is None:
+        return "editMessageText"
+    return "editMessageCaption" if shown is not None and shown[2] == digest(render.photo) else "editMessageMedia"
+
+
+async def change(bot: Bot, key: tuple[int, int], render: Render, method: str, file_ids: FileIds) -> None:
+    """Edit message ``key`` to show ``render`` with ``method`` (``edit_method``)."""
+    chat_id, message_id = key
+    if method == "editMessageText":
+        await bot.edit_message_text(
+            render.text,
+            chat_id=chat_id,
+            message_id=message_id,
+            parse_mode=ParseMode.HTML,
+            reply_markup=render.markup,
+            link_preview_options=NO_PREVIEW,
+        )
+        return
+    assert render.photo is not None
+    if method == "editMessageCaption":
+        await bot.edit_message_caption(
+            chat_id=chat_id, message_id=message_id, caption=render.text, parse_mode=ParseMode.HTML,
+            reply_markup=render.markup,
+        )  # fmt: skip
+        return
+    media = InputMediaPhoto(file_ids.get(render.photo) or render.photo, caption=render.text, parse_mode=ParseMode.HTML)
+    message = await bot.edit_message_media(media, chat_id=chat_id, message_id=message_id, reply_markup=render.markup)
+    file_ids.remember(render.photo, message)
