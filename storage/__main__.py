@@ -6,7 +6,7 @@
     python -m storage rerate [--write]
                                       rate every stored series again, in order, and list the differences from the
                                       stored ratings (none expected); --write replaces them (after a change of
-                                      the rating model; safe while the bot runs)
+                                      the rating model, with the bot stopped: it holds the write lock)
 
 The database is ``--database``, else ``$DATABASE_PATH``, else ``data/kozel.db`` (the bot's default).
 Exit status: 0 when all is well, 1 when ``check`` finds a problem or a command fails, 2 for bad usage.
@@ -61,7 +61,7 @@ async def rerate(path: Path, write: bool) -> int:
     if not path.exists():
         print(f"{path}: no such file", file=sys.stderr)
         return 1
-    store = await Storage.open(path)
+    store = await Storage.open(path, catch_up=False)  # only --write writes
     try:
         count = await store.ratings.rated_count()
         differences = await store.ratings.recompute(write=write)

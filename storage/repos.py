@@ -592,12 +592,14 @@ class RatingRepo:
                 ],
             )  # fmt: skip
             await self.db.executemany(
-                "INSERT INTO rating_history (seq, seat, subject, mu, sigma, series) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO rating_history (seq, seat, subject, variant, mu, sigma, series) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (seq, e.seat, e.subject, after[e.subject].mu, after[e.subject].sigma, after[e.subject].series)
+                    (seq, e.seat, e.subject, variant, after[e.subject].mu, after[e.subject].sigma,
+                     after[e.subject].series)
                     for e in entrants
                 ],
-            )
+            )  # fmt: skip
 
     async def rated_count(self) -> int:
         row = await self.db.fetchone("SELECT count(*) AS n FROM rated_series")
@@ -610,9 +612,9 @@ class RatingRepo:
             "  p.mu AS before_mu, p.sigma AS before_sigma, p.series AS before_series "
             "FROM rated_series s JOIN rating_history h ON h.seq = s.seq "
             "JOIN results r ON r.game_id = s.game_id AND r.seat = h.seat "
-            "LEFT JOIN rating_history p ON p.subject = h.subject AND p.seq = (SELECT max(p2.seq) "
-            "  FROM rating_history p2 JOIN rated_series q ON q.seq = p2.seq "
-            "  WHERE p2.subject = h.subject AND q.variant = s.variant AND p2.seq < h.seq) "
+            "LEFT JOIN rating_history p ON p.subject = h.subject AND p.variant = h.variant AND p.seq = "
+            "  (SELECT max(p2.seq) FROM rating_history p2 "
+            "   WHERE p2.subject = h.subject AND p2.variant = h.variant AND p2.seq < h.seq) "
             "WHERE s.game_id = ? GROUP BY h.seat ORDER BY h.seat",
             (game_id,),
         )
@@ -709,7 +711,7 @@ class RatingRepo:
         skills: dict[tuple[str, str], rating.Skill] = {}
         best: dict[tuple[str, str], int] = {}
         users: dict[tuple[str, str], int | None] = {}
-        history: list[tuple[int, int, str, float, float, int]] = []
+        history: list[tuple[int, int, str, str, float, float, int]] = []
         teams = {name: find_variant(name).teams for name in {r["variant"] for r in rows}}
         for seq, group in itertools.groupby(rows, key=lambda r: int(r["seq"])):
             found = list(group)
@@ -724,7 +726,7 @@ class RatingRepo:
             for e, user in seated:
                 users[variant, e.subject] = user
                 skill = after[e.subject]
-                history.append((seq, e.seat, e.subject, skill.mu, skill.sigma, skill.series))
+                history.append((seq, e.seat, e.subject, variant, skill.mu, skill.sigma, skill.series))
         stored = {
             (r["variant"], r["subject"]): r
             for r in await self.db.fetchall("SELECT variant, subject, mu, sigma, series, best FROM ratings")
@@ -740,7 +742,7 @@ class RatingRepo:
                     f"recomputed {_shown(again)} best {best.get(key)}"
                 )
         stored_history = await self.db.fetchall(
-            "SELECT seq, seat, subject, mu, sigma, series FROM rating_history ORDER BY seq, seat"
+            "SELECT seq, seat, subject, variant, mu, sigma, series FROM rating_history ORDER BY seq, seat"
         )
         if [tuple(r) for r in stored_history] != history:
             differences.append(
@@ -756,7 +758,8 @@ class RatingRepo:
                  for (v, subj), k in skills.items()],
             )  # fmt: skip
             await self.db.executemany(
-                "INSERT INTO rating_history (seq, seat, subject, mu, sigma, series) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO rating_history (seq, seat, subject, variant, mu, sigma, series) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 history,
             )
         return differences
@@ -767,15 +770,19 @@ class RatingRepo:
         pending = await self.db.fetchall(
             "SELECT DISTINCT game_id, variant FROM results WHERE deals_won IS NULL ORDER BY game_id"
         )
-        for game in pending:
-            deals = await self.db.fetchall("SELECT result FROM deals WHERE game_id = ? ORDER BY deal_no", (game[0],))
-            results = [deal_result(json.loads(d["result"])) for d in deals]
-            state_class = find_variant(game["variant"]).state_class
-            seats = await self.db.fetchall("SELECT seat FROM results WHERE game_id = ?", (game[0],))
-            await self.db.executemany(
-                "UPDATE results SET deals_won = ? WHERE game_id = ? AND seat = ?",
-                [(sum(state_class.deal_won(d, s["seat"]) for d in results), game[0], s["seat"]) for s in seats],
-            )
+        async with self.db.transaction():  # one commit, however many old series there are
+            for game in pending:
+                deals = await self.db.fetchall(
+                    "SELECT result FROM deals WHERE game_id = ? ORDER BY deal_no", (game[0],)
+                )
+                results = [deal_result(json.loads(d["result"])) for d in deals]
+                state_class = find_variant(game["variant"]).state_class
+                seats = await self.db.fetchall("SELECT seat FROM results WHERE game_id = ?", (game[0],))
+                await self.db.executemany(
+                    "UPDATE results SET deals_won = ? WHERE game_id = ? AND seat = ?",
+                    [(sum(state_class.deal_won(d, s["seat"]) for d in results), game[0], s["seat"])
+                     for s in seats],
+                )  # fmt: skip
         unrated = await self.db.fetchone(
             "SELECT count(*) AS n FROM rated_series s WHERE NOT EXISTS "
             "(SELECT 1 FROM rating_history h WHERE h.seq = s.seq)"

@@ -48,13 +48,17 @@ CREATE TABLE rating_history (
     seq INTEGER NOT NULL REFERENCES rated_series (seq) ON DELETE CASCADE,
     seat INTEGER NOT NULL,
     subject TEXT NOT NULL,
+    variant TEXT NOT NULL,
     mu REAL NOT NULL,
     sigma REAL NOT NULL,
     series INTEGER NOT NULL,
     PRIMARY KEY (seq, seat)
 ) WITHOUT ROWID;
 
-CREATE INDEX rating_history_by_subject ON rating_history (subject, seq);
+-- A player's rating before a series is his newest row in that game before it: one seek, however long he plays.
+CREATE INDEX rating_history_by_subject ON rating_history (subject, variant, seq);
+-- Empty once the first start has counted the deals won of the series stored before ratings.
+CREATE INDEX results_deals_won_unknown ON results (game_id) WHERE deals_won IS NULL;
 CREATE INDEX results_by_user_chat ON results (user_id, chat_id, variant) WHERE place IS NOT NULL;
 -- A person's series (/stats) are found by his seats.
 CREATE INDEX seats_by_user ON seats (user_id) WHERE user_id IS NOT NULL;
@@ -66,3 +70,5 @@ CREATE TABLE notify_me (
     since TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (chat_id, user_id)
 ) WITHOUT ROWID;
+
+CREATE INDEX notify_me_by_user ON notify_me (user_id);
