@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.typeface import typeface
 from engine import Card, Kind, Rank, SeenPlay, Suit, View
@@ -59,8 +59,7 @@ class TableText:
     molodka: str = "M"  # the mark of a molodka on the table (F10)
 
 
-def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    return typeface(size, bold)
+_font = typeface
 
 
 # --- cards --------------------------------------------------------------------------------------------------

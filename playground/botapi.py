@@ -877,9 +877,7 @@ class BotApiServer:
 
     async def m_sendPhoto(self, params: dict[str, Any]) -> dict[str, Any]:
         chat = self._chat(params["chat_id"])
-        caption = params.get("caption", "")
-        if caption:
-            self._check_text({"text": caption, "parse_mode": params.get("parse_mode")}, limit=1024)
+        caption = self._caption(params)
         self._check_markup(params.get("reply_markup"))
         photo = params["photo"]
         if isinstance(photo, Upload):
@@ -908,7 +906,16 @@ class BotApiServer:
             raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
         return media
 
+    def _caption(self, fields: dict[str, Any]) -> str:
+        """A photo's caption (from a method's parameters or an InputMediaPhoto), checked as a text of 1,024."""
+        caption = str(fields.get("caption", ""))
+        if caption:
+            self._check_text({"text": caption, "parse_mode": fields.get("parse_mode")}, limit=1024)
+        return caption
+
     def _edited(self, message: Message, method: str, photo: str, caption: str, markup: dict[str, Any] | None) -> None:
+        """A photo message now shows ``photo`` under ``caption`` (an empty keyboard is none)."""
+        markup = None if not markup or markup == {"inline_keyboard": []} else markup
         if (message.photo, message.text, message.markup) == (photo, caption, markup):
             raise ApiError(
                 400,
@@ -930,13 +937,10 @@ class BotApiServer:
             raise ApiError(400, "Bad Request: only photos can be sent to this server")
         if message.photo is None:
             raise ApiError(400, "Bad Request: there is no media in the message to edit")
-        caption = media.get("caption", "")
-        if caption:
-            self._check_text({"text": caption, "parse_mode": media.get("parse_mode")}, limit=1024)
+        caption = self._caption(media)
         self._check_markup(params.get("reply_markup"))
-        markup = params.get("reply_markup") or None
         photo = self._photo_of(media["media"], params)
-        self._edited(message, "editMessageMedia", photo, caption, markup if markup != {"inline_keyboard": []} else None)
+        self._edited(message, "editMessageMedia", photo, caption, params.get("reply_markup"))
         return self._message_json(message)
 
     async def m_editMessageCaption(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -945,13 +949,9 @@ class BotApiServer:
         message = self._own_message(params)
         if message.photo is None:
             raise ApiError(400, "Bad Request: there is no caption in the message to edit")
-        caption = params.get("caption", "")
-        if caption:
-            self._check_text({"text": caption, "parse_mode": params.get("parse_mode")}, limit=1024)
+        caption = self._caption(params)
         self._check_markup(params.get("reply_markup"))
-        markup = params.get("reply_markup")
-        self._edited(message, "editMessageCaption", message.photo, caption,
-                     markup if markup != {"inline_keyboard": []} else None)  # fmt: skip
+        self._edited(message, "editMessageCaption", message.photo, caption, params.get("reply_markup"))
         return self._message_json(message)
 
     def add_photo(self, content: bytes) -> str:

@@ -6,9 +6,11 @@ import random
 import re
 from pathlib import Path
 
+from storage.models import GameRow
 from storage.rating import Skill
 from tests.e2e import (
     GROUP,
+    Person,
     World,
     button,
     eventually,
@@ -59,15 +61,21 @@ async def test_top_ranks_the_chat_with_the_computer_level_as_a_yardstick(tmp_pat
         assert world.server.violations == []
 
 
+async def first_deal_played(world: World, command: str, players: int, seed: int) -> tuple[list[Person], GameRow]:
+    """People open a game with ``command`` and play until its first deal has ended."""
+    await configure(world)
+    people, game = await open_game(world, command, players)
+
+    async def a_deal_ended() -> bool:
+        return len(await world.runner.storage.games.deals(game.game_id)) >= 1
+
+    await play_until(people, a_deal_ended, random.Random(seed))
+    return people, game
+
+
 async def test_a_series_cancelled_after_a_deal_is_rated_and_says_so(tmp_path: Path) -> None:
     async with running_world(tmp_path, **FAST) as world:
-        await configure(world)
-        people, game = await open_game(world, "/newgame", 4)
-
-        async def a_deal_ended() -> bool:
-            return len(await world.runner.storage.games.deals(game.game_id)) >= 1
-
-        await play_until(people, a_deal_ended, random.Random(5))
+        people, game = await first_deal_played(world, "/newgame", 4, 5)
         assert not await finished(world, game.game_id)
         await people[0].say(GROUP, "/cancel")  # its creator cancels it
         assert await finished(world, game.game_id)
@@ -141,13 +149,7 @@ async def test_a_person_who_leaves_the_group_hears_no_more_of_its_games(tmp_path
 async def test_a_series_ended_by_the_bots_removal_after_a_deal_is_rated(tmp_path: Path) -> None:
     """docs/ratings.md: removing the bot from the group ends its series, which counts once a deal has ended."""
     async with running_world(tmp_path, **FAST) as world:
-        await configure(world)
-        people, game = await open_game(world, "/newgame czech", 3)
-
-        async def a_deal_ended() -> bool:
-            return len(await world.runner.storage.games.deals(game.game_id)) >= 1
-
-        await play_until(people, a_deal_ended, random.Random(2))
+        _, game = await first_deal_played(world, "/newgame czech", 3, 2)
         before = len(world.group_messages())
         await world.server.left_message(GROUP, None)
         await world.runner.settle()
