@@ -36,7 +36,7 @@ def main() -> None:
         state = find_variant(variant).new_game(1, options)
         names = Seating(tuple(f"Player {s + 1}" for s in range(state.num_players)), "Friends")
         started = time.perf_counter()
-        table_picture(state.view(None), names, frozenset({1}), "en")
+        _ = table_picture(state.view(None), names, frozenset({1}), "en").data
         first = time.perf_counter() - started
         times: list[float] = []
         sizes: list[int] = []
@@ -47,7 +47,7 @@ def main() -> None:
             state.apply(rng.choice(state.all_legal_actions()))
             view = state.view(None)
             started = time.perf_counter()
-            data = table_picture(view, names, frozenset({1}), "en")
+            data = table_picture(view, names, frozenset({1}), "en").data
             times.append(time.perf_counter() - started)
             sizes.append(len(data))
             again = io.BytesIO()

@@ -19,7 +19,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from bot.typeface import typeface
-from engine import Card, Kind, Rank, SeenPlay, Suit, View
+from engine import Card, Kind, Rank, Suit, View
 
 WIDTH, HEIGHT = 1024, 768
 CARD_W, CARD_H = 84, 120
@@ -51,12 +51,13 @@ class TableText:
 
     title: str  # "Four-card Kozel · deal 3"
     names: tuple[str, ...]  # by seat
-    computers: frozenset[int]  # the seats a computer plays (a computer's own, or a stand-in's)
+    computers: tuple[int, ...]  # the seats a computer plays (a computer's own, or a stand-in's)
     taken_by: str = ""  # "Taken by Ann" under a finished trick, "" while none is shown
     stock: str = ""  # "Stock: 12" (four-card), "Talon: 2" (Czech), "" without one
     trump: str = ""  # "Trumps ♠" (four-card), "" in a game whose trumps never change
     marks: tuple[tuple[int, str], ...] = ()  # (seat, "×2" / "⇄"): the K6 double, the C7 exchange
     molodka: str = "M"  # the mark of a molodka on the table (F10)
+    top: str = ""  # "to beat", under the cards the next answer must beat (F8)
 
 
 _font = typeface
@@ -182,48 +183,122 @@ def _paste_cards(
     return x0, y0, x0 + width, y0 + CARD_H
 
 
-def _faces(play: SeenPlay, german: bool, kozel: Card | None) -> list[Image.Image]:
-    if play.face_down:
-        return [card_back()] * play.count
+@dataclass(frozen=True)
+class Placed:
+    """One play of the trick at its player's place: cards face up, or as many backs (face-down discards);
+    ``top``: the cards the next answer must beat (F8), ``molodka``: a molodka (F10)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    backs: int = 0
+    molodka: bool = False
+    top: bool = False
+    took: bool = False  # the play that took the finished trick shown
+
+
+@dataclass(frozen=True)
+class TableScene:
+    """Everything a table picture shows, as a value: the picture is a function of it, and equal scenes are
+    the same picture (``bot.sending.Picture``)."""
+
+    text: TableText
+    players: int
+    to_move: int | None
+    plays: tuple[Placed, ...]  # the trick on the table, or the finished one until the next lead
+    taker: int | None  # who took the finished trick shown, None while a trick is being played
+    hand_sizes: tuple[int, ...]
+    stock: int = 0  # cards in the stock (four-card Kozel)
+    trump_card: Card | None = None  # the shown trump card, while it lies in the stock (F5)
+    talon: int = 0  # cards out of play, face down (Czech Kozel, K3)
+    german: bool = False  # German-suited cards (K2)
+    kozel: Card | None = None  # the card framed in gold (K5)
+
+
+PLAYED = frozenset({Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.PLAY, Kind.MOLODKA})
+
+
+def table_scene(
+    view: View, text: TableText, *, german: bool = False, kozel: Card | None = None, marks_top: bool = False
+) -> TableScene:
+    """What the group's table of ``view`` (the public view) shows; ``marks_top``: the game answers the
+    current top of the trick (four-card Kozel), which is marked once it has been answered."""
+    finished = not view.trick and bool(view.last_trick)
+    shown = view.last_trick if finished else view.trick
+    top = view.trick_top if marks_top and not finished and len(view.trick) > 1 else None
+    taker = view.last_trick_winner if finished else None
+    plays = tuple(
+        Placed(p.seat, () if p.face_down else p.cards, p.count if p.face_down else 0, p.kind is Kind.MOLODKA,
+               index == top, p.seat == taker and not p.face_down)
+        for index, p in enumerate(shown)
+        if p.kind in PLAYED
+    )  # fmt: skip
+    held = view.trump_card_holder is not None
+    return TableScene(
+        text=text,
+        players=view.num_players,
+        to_move=view.to_move,
+        plays=plays,
+        taker=taker,
+        hand_sizes=view.hand_sizes,
+        stock=view.stock_size,
+        trump_card=None if held else view.trump_card,
+        talon=view.talon_size,
+        german=german,
+        kozel=kozel,
+    )
+
+
+def _faces(play: Placed, german: bool, kozel: Card | None) -> list[Image.Image]:
+    if play.backs:
+        return [card_back()] * play.backs
     return [card_face(card, german, card == kozel) for card in play.cards]
 
 
-def draw_table(view: View, text: TableText, *, german: bool = False, kozel: Card | None = None) -> bytes:
-    """The group's table of ``view`` (the public view) as a JPEG."""
-    n = view.num_players
+def _chip(draw: ImageDraw.ImageDraw, at: tuple[float, float], label: str, fill: tuple[int, int, int],
+          ink: tuple[int, int, int] = INK) -> None:  # fmt: skip
+    """A small rounded label centred ``at``."""
+    font = _font(20, True)
+    half = draw.textlength(label, font=font) / 2 + 10
+    draw.rounded_rectangle([at[0] - half, at[1] - 14, at[0] + half, at[1] + 14], radius=12, fill=fill)
+    draw.text(at, label, font=font, fill=ink, anchor="mm")
+
+
+def draw_table(scene: TableScene) -> bytes:
+    """The group's table as a JPEG."""
+    n, text = scene.players, scene.text
     image = empty_table(n).copy()
     draw = ImageDraw.Draw(image)
     draw.text((24, 16), text.title, font=_font(30, True), fill=(255, 255, 255))
     if text.trump:  # the trump suit in the corner, big, all deal long (the trump card leaves with the stock)
         draw.text((WIDTH - 24, 16), text.trump, font=_font(30, True), fill=(255, 255, 255), anchor="ra")
 
-    finished = not view.trick and bool(view.last_trick)
-    plays = view.last_trick if finished else view.trick
-    taker = view.last_trick_winner if finished else None
-    for play in plays:
-        if play.kind not in (Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.PLAY, Kind.MOLODKA):
-            continue
+    for play in scene.plays:
         x, y = place(play.seat, n, 215 if n <= 4 else 270, 172)
-        box = _paste_cards(image, _faces(play, german, kozel), x, y)
-        if play.kind is Kind.MOLODKA:
-            draw.rounded_rectangle([box[0] - 6, box[1] - 16, box[0] + 34, box[1] + 14], radius=8, fill=GOLD)
-            draw.text((box[0] + 14, box[1] - 1), text.molodka, font=_font(22, True), fill=INK, anchor="mm")
+        box = _paste_cards(image, _faces(play, scene.german, scene.kozel), x, y)
+        if play.top or play.took:  # what the next answer must beat, as the seat to move; what took the trick
+            outline = TO_MOVE if play.top else TAKER
+            draw.rounded_rectangle([box[0] - 5, box[1] - 5, box[2] + 5, box[3] + 5], radius=14, outline=outline,
+                                   width=5)  # fmt: skip
+        if play.top:
+            _chip(draw, ((box[0] + box[2]) / 2, box[3] + 4), text.top, TO_MOVE)
+        if play.molodka:
+            _chip(draw, (box[0] + 14, box[1] - 1), text.molodka, GOLD)
 
     middle = (WIDTH / 2, HEIGHT / 2 + 20)
-    if view.stock_size or view.trump_card is not None:  # four-card Kozel: the stock, and its trump card (F4, F5)
-        if view.trump_card is not None and view.trump_card_holder is None:
-            trump = card_face(view.trump_card, german)
+    if scene.stock or scene.trump_card is not None:  # four-card Kozel: the stock, and its trump card (F4, F5)
+        if scene.trump_card is not None:
+            trump = card_face(scene.trump_card, scene.german)
             image.paste(trump, (round(middle[0] - 2), round(middle[1] - CARD_H / 2)), trump)
-        for i in range(min(3, (view.stock_size + 7) // 8)):
+        for i in range(min(3, (scene.stock + 7) // 8)):
             back = card_back()
             image.paste(back, (round(middle[0] - 92 + 3 * i), round(middle[1] - CARD_H / 2 - 3 * i)), back)
-    elif view.talon_size:  # Czech Kozel: the talon out of play (K3)
+    elif scene.talon:  # Czech Kozel: the talon out of play (K3)
         back = card_back()
         image.paste(back, (round(middle[0] - CARD_W / 2), round(middle[1] - CARD_H / 2)), back)
     if text.stock:
         draw.text((middle[0] - 4, middle[1] + CARD_H / 2 + 16), text.stock, font=_font(22, True),
                   fill=(255, 255, 255), anchor="mm")  # fmt: skip
-    if taker is not None and text.taken_by:
+    if scene.taker is not None and text.taken_by:
         draw.text((middle[0], middle[1] - CARD_H / 2 - 24), text.taken_by, font=_font(26, True),
                   fill=(255, 255, 255), anchor="mm")  # fmt: skip
 
@@ -235,17 +310,17 @@ def draw_table(view: View, text: TableText, *, german: bool = False, kozel: Card
             name = name[:13] + "…"
         label = _font(26, True)
         width = draw.textlength(name, font=label) + (30 if seat in text.computers else 0) + 36
-        fill = TO_MOVE if seat == view.to_move else TAKER if seat == taker else PLATE
+        lit = seat == scene.to_move
+        fill = TO_MOVE if lit else TAKER if seat == scene.taker else PLATE
         x = min(max(x, 12 + width / 2), WIDTH - 12 - width / 2)  # a long name stays in the picture
         plate = (x - width / 2, y - 34, x + width / 2, y + 34)
-        draw.rounded_rectangle(plate, radius=14, fill=fill, outline=INK if seat == view.to_move else MUTED,
-                               width=4 if seat == view.to_move else 1)  # fmt: skip
+        draw.rounded_rectangle(plate, radius=14, fill=fill, outline=INK if lit else MUTED, width=4 if lit else 1)
         left = plate[0] + 18
         if seat in text.computers:
             _robot(draw, left, y - 10, MUTED)
             left += 30
         draw.text((left, y - 10), name, font=label, fill=INK, anchor="lm")
-        cards = view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0
+        cards = scene.hand_sizes[seat] if seat < len(scene.hand_sizes) else 0
         mini = mini_back()
         image.paste(mini, (round(x - 22), round(y + 4)), mini)
         draw.text((x + 4, y + 18), str(cards), font=_font(20, True), fill=MUTED, anchor="lm")
@@ -257,114 +332,4 @@ def draw_table(view: View, text: TableText, *, german: bool = False, kozel: Card
 
     out = io.BytesIO()
     image.save(out, format="JPEG", quality=JPEG_QUALITY, optimize=False)
-    return out.getvalue()
-
-
-# --- a deal's result and the end of a series ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ResultLine:
-    """One side of a result: a team or a player, what the deal gave it, and its series total against the
-    series' limit (the bar), marked as a goat (the losers, or Czech Kozel's taker of the kozel) or a winner."""
-
-    name: str
-    detail: str  # "84 card points · +2" / "+13 penalty points"
-    total: int
-    limit: int
-    goat: bool = False
-    winner: bool = False
-
-
-@dataclass(frozen=True)
-class ResultText:
-    title: str  # "Deal 3 · Four-card Kozel", or the series' end
-    lines: tuple[ResultLine, ...]
-    footer: str = ""  # "Team 2 scores 2 points." / "Winners: Team 1"
-    eggs: int = 0  # eggs to draw (a 60:60 deal, C13 / F14)
-
-
-
-def goat(draw: ImageDraw.ImageDraw, at: tuple[float, float], size: float) -> None:
-    """A goat's head, facing us: horns, ears, a long face, a beard."""
-    cx, cy = at
-    u = size / 10
-    horn = (120, 98, 74)
-    draw.arc([cx - 5 * u, cy - 7.5 * u, cx - 0.5 * u, cy - 1 * u], 180, 300, fill=horn, width=round(1.3 * u))
-    draw.arc([cx + 0.5 * u, cy - 7.5 * u, cx + 5 * u, cy - 1 * u], 240, 360, fill=horn, width=round(1.3 * u))
-    coat, dark = (238, 232, 220), (90, 84, 76)
-    draw.ellipse([cx - 5.2 * u, cy - 2.6 * u, cx - 1.8 * u, cy - 0.6 * u], fill=coat, outline=dark, width=2)
-    draw.ellipse([cx + 1.8 * u, cy - 2.6 * u, cx + 5.2 * u, cy - 0.6 * u], fill=coat, outline=dark, width=2)
-    draw.polygon([(cx - 1.4 * u, cy + 3.6 * u), (cx + 1.4 * u, cy + 3.6 * u), (cx, cy + 6.4 * u)], fill=(205, 198, 186))
-    draw.rounded_rectangle([cx - 2.4 * u, cy - 3.2 * u, cx + 2.4 * u, cy + 4 * u], radius=2.2 * u, fill=coat,
-                           outline=dark, width=2)  # fmt: skip
-    draw.ellipse([cx - 1.6 * u, cy - 1.2 * u, cx - 0.6 * u, cy - 0.2 * u], fill=INK)
-    draw.ellipse([cx + 0.6 * u, cy - 1.2 * u, cx + 1.6 * u, cy - 0.2 * u], fill=INK)
-    draw.ellipse([cx - 1.2 * u, cy + 2.2 * u, cx - 0.4 * u, cy + 2.8 * u], fill=dark)
-    draw.ellipse([cx + 0.4 * u, cy + 2.2 * u, cx + 1.2 * u, cy + 2.8 * u], fill=dark)
-
-
-def egg(draw: ImageDraw.ImageDraw, at: tuple[float, float], size: float) -> None:
-    """An egg, a little narrower at the top, with a shine."""
-    cx, cy = at
-    w, h = size * 0.38, size / 2
-    draw.ellipse([cx - w, cy - h, cx + w, cy + h * 0.9], fill=(250, 240, 215), outline=(190, 170, 130), width=2)
-    draw.ellipse([cx - w * 0.5, cy - h * 0.6, cx - w * 0.15, cy - h * 0.15], fill=(255, 252, 244))
-
-
-@cache
-def _smooth(kind: str, size: int) -> Image.Image:
-    """A goat or an egg drawn at twice its size and scaled down, once per size."""
-    image = Image.new("RGBA", (size * 2, size * 2), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    if kind == "goat":
-        goat(draw, (size, size * 1.07), size * 1.33)
-    else:
-        egg(draw, (size, size), size * 1.6)
-    return image.resize((size, size), Image.Resampling.LANCZOS)
-
-
-def draw_result(text: ResultText) -> bytes:
-    """A deal's result or a series' end as a JPEG: each side with what the deal gave it and a bar of its
-    total against the series' limit; goats beside the goats, eggs where there are eggs."""
-    rows = len(text.lines)
-    row_h = 118 if rows <= 4 else 92
-    height = 100 + rows * row_h + (110 if text.eggs else 0) + (90 if text.footer else 30)
-    image = Image.new("RGB", (WIDTH, height), FELT)
-    draw = ImageDraw.Draw(image)
-    draw.text((WIDTH / 2, 50), text.title, font=_font(38, True), fill=(255, 255, 255), anchor="mm")
-    bar_left, bar_right = WIDTH - 380, WIDTH - 200
-    for i, line in enumerate(text.lines):
-        y0 = 100 + i * row_h
-        box = (56, y0 + 6, WIDTH - 56, y0 + row_h - 6)
-        draw.rounded_rectangle(box, radius=18, fill=TAKER if line.winner else PLATE)
-        name_x = box[0] + (row_h if line.goat else 24)
-        if line.goat:
-            mark = _smooth("goat", round(row_h - 14))
-            image.paste(mark, (round(box[0] + 6), round(y0 + 4)), mark)
-        size = 30 if rows <= 4 else 26
-        while size > 16 and draw.textlength(line.name, font=_font(size, True)) > bar_left - 24 - name_x:
-            size -= 2  # a long name is written smaller, never over the bar
-        draw.text((name_x, y0 + row_h * 0.34), line.name, font=_font(size, True), fill=INK, anchor="lm")
-        draw.text((name_x, y0 + row_h * 0.68), line.detail, font=_font(24 if rows <= 4 else 20), fill=MUTED,
-                  anchor="lm")  # fmt: skip
-        bar = (bar_left, y0 + row_h / 2 - 14, bar_right, y0 + row_h / 2 + 14)
-        draw.rounded_rectangle(bar, radius=14, fill=(226, 228, 224))
-        share = max(0.0, min(1.0, line.total / line.limit)) if line.limit else 0.0
-        if share > 0:
-            fill = RED if line.goat else GREEN if line.winner else (70, 120, 180)
-            draw.rounded_rectangle((bar[0], bar[1], bar[0] + max(28, (bar[2] - bar[0]) * share), bar[3]),
-                                   radius=14, fill=fill)  # fmt: skip
-        draw.text((WIDTH - 80, y0 + row_h / 2), f"{line.total}/{line.limit}", font=_font(30, True), fill=INK,
-                  anchor="rm")  # fmt: skip
-    if text.eggs:
-        shown = min(text.eggs, 6)
-        for i in range(shown):
-            mark = _smooth("egg", 72)
-            x = WIDTH / 2 - shown * 40 + i * 80 + 4
-            image.paste(mark, (round(x), 100 + rows * row_h + 20), mark)
-    if text.footer:
-        draw.text((WIDTH / 2, height - 50), text.footer, font=_font(30, True), fill=(255, 255, 255), anchor="mm")
-    out = io.BytesIO()
-    image.save(out, format="JPEG", quality=JPEG_QUALITY)
     return out.getvalue()

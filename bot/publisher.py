@@ -36,7 +36,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 from bot.clock import Clock
 from bot.floods import FLOOD_WAITS, seconds
 from bot.outbox import CRUISE_SHARE, Kind, Outbox, Waiter
-from bot.sending import MAX_CAPTION, MAX_TEXT, FileIds, Render, change, edit_method, fit, post
+from bot.sending import MAX_CAPTION, MAX_TEXT, FileIds, Picture, Render, change, edit_method, fit, post
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ class Publisher:
         self._sending: Counter[int] = Counter()  # chat -> messages on their way into it
         self._editing: Counter[int] = Counter()  # chat -> its messages with an edit on its way
         self._shown: dict[tuple[int, int], tuple[str, str, str]] = {}
-        self._file_ids = FileIds()
+        self.file_ids = FileIds()  # also counts the pictures uploaded and their bytes
         self._shown_at: dict[tuple[int, int], float] = {}  # when the message last changed before its reader
         self.calls: Counter[str] = Counter()
         self.calls_by_kind: Counter[Kind] = Counter()  # rate-limited calls made, by whom they were for
@@ -94,7 +94,7 @@ class Publisher:
         *,
         notify: bool = False,
         kind: Kind = Kind.MESSAGE,
-        photo: bytes | None = None,
+        photo: Picture | None = None,
     ) -> int | None:
         """Send a new message (with ``photo``: a picture, ``text`` its caption); returns its id, or None when
         the chat cannot be written to (403)."""
@@ -118,7 +118,7 @@ class Publisher:
                 await self.outbox.turn(chat_id, kind, new=True)
                 self.calls[method] += 1
                 self.calls_by_kind[kind] += 1
-                message = await post(self.bot, chat_id, render, notify, self._file_ids)
+                message = await post(self.bot, chat_id, render, notify, self.file_ids)
             except RetryAfter as exc:
                 waits += 1
                 if waits > FLOOD_WAITS:
@@ -158,7 +158,7 @@ class Publisher:
         markup: InlineKeyboardMarkup | None = None,
         *,
         kind: Kind = Kind.MESSAGE,
-        photo: bytes | None = None,
+        photo: Picture | None = None,
     ) -> None:
         """Schedule an edit (of a photo message: its picture ``photo`` and caption ``text``); only the newest
         of several pending edits of a message is sent, when its turn comes (the most urgent ``kind`` of those
@@ -197,7 +197,7 @@ class Publisher:
                 try:
                     self.calls[method] += 1
                     self.calls_by_kind[min(kind, self._kinds.get(key, kind))] += 1  # hurried: the newer kind
-                    await change(self.bot, key, render, method, self._file_ids)
+                    await change(self.bot, key, render, method, self.file_ids)
                 except RetryAfter as exc:
                     waits += 1
                     await self.clock.sleep(seconds(exc.retry_after))

@@ -7,15 +7,17 @@ escaped here).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Back, Clear, Play, Toggle, Unplayable
 from bot.i18n import t
-from bot.pictures import TableText, draw_table
+from bot.pictures import TableText, draw_table, table_scene
 from bot.present import GAMES, Seating, game_title, presenter
+from bot.result_pictures import draw_result
+from bot.sending import Picture
 from engine import Action, Card, DealResult, Kind, Outcome, SeenPlay, View
 
 CARDS_PER_ROW = 5
@@ -118,35 +120,49 @@ def render_table(view: View, seating: Seating, lang: str) -> str:
         "",
         *trick_lines(view, seating, lang),
         *tricks_lines(view, seating, lang),
+        "",
     ]
-    lines.append("")
     if view.to_move is not None:
         lines.append(t(lang, "table.turn", name=seating.name(view.to_move)))
     lines.append(score_line(view, seating, lang))
     return "\n".join(lines)
 
 
-def table_picture(view: View, seating: Seating, computers: frozenset[int], lang: str) -> bytes:
+def table_caption(view: View, seating: Seating, lang: str) -> str:
+    """The caption under the table picture: the text table without what the picture shows better (the trick,
+    the dealer): its header (what a chat list shows of the message), the trump and what was announced, whose
+    turn it is, the deal's tricks and the series' score."""
+    said = [*status_lines(view, seating, lang), *announcements(view, seating, lang)]
+    lines = [t(lang, "table.header", game=game_title(view.variant, lang), deal=view.deal_no + 1), *said, ""]
+    if view.to_move is not None:
+        lines.append(t(lang, "table.turn", name=seating.name(view.to_move)))
+    lines += [*tricks_lines(view, seating, lang), score_line(view, seating, lang)]
+    return "\n".join(lines)
+
+
+def table_picture(view: View, seating: Seating, computers: Collection[int], lang: str) -> Picture:
     """The group's table of the current deal as a picture (public view only); ``computers``: the seats a
-    computer plays now."""
+    computer plays now (each drawn with a robot)."""
     look = presenter(view.variant)
     trump = t(lang, "picture.trump", suit=view.trump.symbol) if view.trump is not None else ""
     stock = t(lang, "table.stock", count=view.stock_size) if view.stock_size else ""
     if view.talon_size:
         stock = t(lang, "picture.talon", count=view.talon_size)
     marks = {Kind.EXCHANGE: "⇄", Kind.DOUBLE: "×2"}
-    names = tuple(name.replace("🤖", "").strip() for name in seating.names)  # computers get a drawn mark
+    names = tuple(seating.drawn(seat) for seat in range(len(seating.names)))
     winner = view.last_trick_winner if not view.trick and view.last_trick else None
     text = TableText(
         title=t(lang, "picture.title", game=game_title(view.variant, lang), deal=view.deal_no + 1),
         names=names,
-        computers=computers,
+        computers=tuple(sorted(computers)),
         taken_by=t(lang, "picture.taken_by", name=names[winner]) if winner is not None else "",
         stock=stock,
         trump=trump,
         marks=tuple((p.seat, marks[p.kind]) for p in view.deal_log if p.kind in marks),
+        top=t(lang, "picture.top"),
     )
-    return draw_table(view, text, german=look.german_cards, kozel=look.marked_card)
+    scene = table_scene(view, text, german=look.german_cards, kozel=look.marked_card, marks_top=look.marks_trick_top)
+    return Picture(scene, draw_table)
 
 
 # --- the hand -----------------------------------------------------------------------------------------------
@@ -314,6 +330,14 @@ def render_deal_result(result: DealResult, variant: str, seating: Seating, lang:
 
 def render_outcome(outcome: Outcome, variant: str, seating: Seating, lang: str) -> str:
     return "\n".join(presenter(variant).outcome_lines(outcome, seating, lang))
+
+
+def deal_result_picture(result: DealResult, variant: str, seating: Seating, lang: str) -> Picture:
+    return Picture(presenter(variant).result_picture(result, seating, lang), draw_result)
+
+
+def outcome_picture(outcome: Outcome, totals: Sequence[int], variant: str, seating: Seating, lang: str) -> Picture:
+    return Picture(presenter(variant).outcome_picture(outcome, totals, seating, lang), draw_result)
 
 
 def deal_line(result: DealResult, variant: str, seating: Seating, lang: str) -> str:

@@ -1,13 +1,20 @@
 """What a message shows (``Render``) and the one Bot API call that shows it: a text or a photo sent, a text
 edited, a caption edited under the same picture, or a new picture.  A picture is uploaded once: Telegram's
-id of it (``FileIds``) sends it again."""
+id of it (``FileIds``) sends it again.
+
+A picture is known by its scene (``Picture``): everything it shows, as a value.  It is drawn only when it
+must be uploaded, so the many renders that a newer one replaces before their turn cost nothing to draw, and
+a picture sent before is never drawn again."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
@@ -18,22 +25,40 @@ FILE_IDS_KEPT = 4096  # pictures whose Telegram id is kept (a table's picture re
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 
+@dataclass(frozen=True, eq=False)
+class Picture:
+    """A picture to show: ``scene`` is everything it shows (a frozen value whose ``repr`` says it all), and
+    ``paint`` draws a scene as the bytes of an image.  Equal scenes are the same picture."""
+
+    scene: Hashable
+    paint: Callable[[Any], bytes]
+
+    @classmethod
+    def of(cls, data: bytes) -> Picture:
+        """A picture that is already drawn."""
+        return cls(data, bytes)
+
+    @cached_property
+    def key(self) -> str:
+        return hashlib.sha256(repr(self.scene).encode()).hexdigest()
+
+    @cached_property
+    def data(self) -> bytes:
+        """The picture drawn (once, however often it is tried)."""
+        return self.paint(self.scene)
+
+
 @dataclass(frozen=True)
 class Render:
     """What a message shows: its text (a photo's caption), its keyboard, and its picture, if it is a photo."""
 
     text: str
     markup: InlineKeyboardMarkup | None = None
-    photo: bytes | None = None
+    photo: Picture | None = None
 
     def key(self) -> tuple[str, str, str]:
         markup = json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else ""
-        return self.text, markup, digest(self.photo)
-
-
-def digest(photo: bytes | None) -> str:
-    """A picture's identity: the same bytes are the same picture (and are uploaded once)."""
-    return hashlib.sha256(photo).hexdigest() if photo is not None else ""
+        return self.text, markup, self.photo.key if self.photo is not None else ""
 
 
 def fit(text: str, limit: int = MAX_TEXT) -> str:
@@ -46,19 +71,31 @@ def fit(text: str, limit: int = MAX_TEXT) -> str:
 
 
 class FileIds:
-    """Telegram's ids of the pictures uploaded, by their digest (the newest ``FILE_IDS_KEPT``)."""
+    """Telegram's ids of the pictures uploaded, by their scene (the newest ``FILE_IDS_KEPT``), and what was
+    uploaded: how many pictures and their bytes."""
 
     def __init__(self) -> None:
         self._ids: OrderedDict[str, str] = OrderedDict()
+        self.uploads = 0
+        self.uploaded_bytes = 0
 
-    def get(self, photo: bytes) -> str | None:
-        return self._ids.get(digest(photo))
+    def get(self, photo: Picture) -> str | None:
+        return self._ids.get(photo.key)
 
-    def remember(self, photo: bytes, message: Message | bool) -> None:
+    def media(self, photo: Picture) -> str | bytes:
+        """What a request carries for ``photo``: its file id when it was uploaded before, else its bytes."""
+        known = self._ids.get(photo.key)
+        if known is not None:
+            return known
+        data = photo.data
+        self.uploads += 1
+        self.uploaded_bytes += len(data)
+        return data
+
+    def remember(self, photo: Picture, message: Message | bool) -> None:
         if isinstance(message, Message) and message.photo:
-            key = digest(photo)
-            self._ids[key] = message.photo[-1].file_id
-            self._ids.move_to_end(key)
+            self._ids[photo.key] = message.photo[-1].file_id
+            self._ids.move_to_end(photo.key)
             while len(self._ids) > FILE_IDS_KEPT:
                 self._ids.popitem(last=False)
 
@@ -76,7 +113,7 @@ async def post(bot: Bot, chat_id: int, render: Render, notify: bool, file_ids: F
         )
     message = await bot.send_photo(
         chat_id,
-        file_ids.get(render.photo) or render.photo,
+        file_ids.media(render.photo),
         caption=render.text or None,
         parse_mode=ParseMode.HTML,
         reply_markup=render.markup,
@@ -91,7 +128,7 @@ def edit_method(shown: tuple[str, str, str] | None, render: Render) -> str:
     ``render``: its text, its caption alone (the picture it shows already), or its picture and caption."""
     if render.photo is None:
         return "editMessageText"
-    return "editMessageCaption" if shown is not None and shown[2] == digest(render.photo) else "editMessageMedia"
+    return "editMessageCaption" if shown is not None and shown[2] == render.photo.key else "editMessageMedia"
 
 
 async def change(bot: Bot, key: tuple[int, int], render: Render, method: str, file_ids: FileIds) -> None:
@@ -114,6 +151,6 @@ async def change(bot: Bot, key: tuple[int, int], render: Render, method: str, fi
             reply_markup=render.markup,
         )  # fmt: skip
         return
-    media = InputMediaPhoto(file_ids.get(render.photo) or render.photo, caption=render.text, parse_mode=ParseMode.HTML)
+    media = InputMediaPhoto(file_ids.media(render.photo), caption=render.text, parse_mode=ParseMode.HTML)
     message = await bot.edit_message_media(media, chat_id=chat_id, message_id=message_id, reply_markup=render.markup)
     file_ids.remember(render.photo, message)

@@ -12,7 +12,7 @@ from PIL import Image
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.publisher import Publisher
-from bot.sending import MAX_CAPTION, MAX_TEXT
+from bot.sending import MAX_CAPTION, MAX_TEXT, Picture
 from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import loop_time, server_and_bot
 
@@ -213,10 +213,10 @@ async def test_a_chat_is_busy_while_a_message_or_an_edit_is_on_its_way_into_it(f
     assert not publisher.busy(5)
 
 
-def png(colour: tuple[int, int, int]) -> bytes:
+def png(colour: tuple[int, int, int]) -> Picture:
     out = BytesIO()
     Image.new("RGB", (16, 12), colour).save(out, format="PNG")
-    return out.getvalue()
+    return Picture.of(out.getvalue())
 
 
 async def test_a_photo_is_uploaded_once_and_a_caption_change_alone_is_one_caption_edit(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from html import escape
+from html import escape, unescape
 
 from bot.i18n import t
+from bot.result_pictures import ResultText
 from engine import Action, Card, DealResult, Outcome, Variant, View, find_variant
 
 
@@ -22,6 +24,10 @@ class Seating:
             return "?"
         return escape(self.names[seat])
 
+    def drawn(self, seat: int) -> str:
+        """The seat's name as a picture writes it (``plain``)."""
+        return plain(self.name(seat))
+
     def team(self, team: int, lang: str) -> str:
         names = t(lang, "team.join").join(self.name(s) for s in range(team, len(self.names), 2))
         return t(lang, "team.a" if team == 0 else "team.b", names=names)
@@ -29,6 +35,13 @@ class Seating:
 
 def game_title(variant: str, lang: str) -> str:
     return t(lang, f"game.{variant}")
+
+
+def plain(text: str) -> str:
+    """An HTML text as a picture writes it: tags dropped, entities read, and no emoji (the picture's typeface
+    has none, and the picture draws its own marks: the computer's robot, the goats, the eggs)."""
+    read = unescape(re.sub(r"<[^>]+>", "", text))
+    return " ".join(re.sub(r"[\U00010000-\U0010FFFF\uFE0F\u200D]", "", read).split())
 
 
 def teams_line(key: str, values: Sequence[int], seating: Seating, lang: str) -> str:
@@ -53,6 +66,7 @@ class Presenter:
     german_cards = False  # the table picture draws German-suited cards (K2)
     marked_card: Card | None = None  # the card the table picture frames in gold (the kozel, K5)
     kozel_points: int | None = None  # /stats counts the deals with this many penalty points (the kozel taken)
+    limit = 0  # the total that ends a series (F15, C14, K8): the length of a result picture's bars
     all_time_key = "score.all_time_line"
 
     @property
@@ -118,6 +132,23 @@ class Presenter:
 
     def deal_summary(self, result: DealResult, seating: Seating, lang: str) -> str:
         """One deal in /score's list of the series."""
+        raise NotImplementedError
+
+    @property
+    def against(self) -> bool:
+        """Whether the game's totals count against their side (defeat or penalty points)."""
+        return self.variant.state_class.TOTALS_AGAINST
+
+    def deal_won(self, result: DealResult, side: int) -> bool:
+        """Whether the deal went the way of ``side`` (a team, or a Czech Kozel player)."""
+        return self.variant.state_class.deal_won(result, side)
+
+    def result_picture(self, result: DealResult, seating: Seating, lang: str) -> ResultText:
+        """What the picture of a deal's result shows (no emoji: the picture's typeface has none)."""
+        raise NotImplementedError
+
+    def outcome_picture(self, outcome: Outcome, totals: Sequence[int], seating: Seating, lang: str) -> ResultText:
+        """What the picture of a series' end shows: the goats drawn as goats, the winners with a cup."""
         raise NotImplementedError
 
     def seat_count_refusal(self, count: int, lang: str) -> str | None:

@@ -8,11 +8,12 @@ from bot.i18n import t, tn
 from bot.present.base import Seating
 from bot.present.teams import TeamPresenter
 from engine import Card, View
-from engine.classic import ESUIT, POWER, TRUMP_SUIT
+from engine.classic import ESUIT, POWER, SERIES_TARGET, TRUMP_SUIT
 
 
 class ClassicPresenter(TeamPresenter):
     name = "classic"
+    limit = SERIES_TARGET
 
     def sort_hand(self, cards: Iterable[Card], trump: int | None = None) -> list[Card]:
         return sorted(cards, key=lambda c: (ESUIT[c] != TRUMP_SUIT, ESUIT[c], POWER[c]))

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import t, tn
-from bot.present.base import Presenter, Seating, each_line
+from bot.present.base import Presenter, Seating, each_line, game_title, plain
+from bot.result_pictures import ResultLine, ResultText
 from engine import Card, DealResult, Outcome, View
-from engine.czech import KOZEL, PENALTY
+from engine.czech import GAME_LIMIT, KOZEL, PENALTY
 from engine.names import german_short
 
 KOZEL_MARK = "🐐"
@@ -19,6 +20,7 @@ class CzechPresenter(Presenter):
     german_cards = True
     marked_card = KOZEL
     all_time_key = "score.all_time_czech_line"
+    limit = GAME_LIMIT
 
     def card_label(self, card: Card) -> str:
         """German names; the kozel (the green Ober, K5) is marked 🐐 wherever it is shown."""
@@ -55,6 +57,41 @@ class CzechPresenter(Presenter):
 
     def deal_summary(self, result: DealResult, seating: Seating, lang: str) -> str:
         return each_line(result.score, seating, "+")  # under /score's line of penalty points
+
+    def result_picture(self, result: DealResult, seating: Seating, lang: str) -> ResultText:
+        shoot = "all_tricks" in result.events
+        kozel = PENALTY[KOZEL]
+        lines = tuple(
+            ResultLine(seating.drawn(s), tn(lang, "picture.penalty", result.score[s]), result.totals[s], self.limit,
+                       gained=result.score[s], goat=not shoot and result.points[s] >= kozel,
+                       winner=self.deal_won(result, s))
+            for s in range(len(result.score))
+        )  # fmt: skip
+        footer = [t(lang, "picture.doubled")] if "double" in result.events else []
+        if shoot:
+            taker = result.score.index(0)
+            footer.append(plain(tn(lang, "deal.shoot", max(result.score), name=seating.name(taker))))
+        return ResultText(
+            title=t(lang, "picture.deal", deal=result.deal_no + 1, game=game_title(self.name, lang)),
+            lines=lines,
+            footer=" ".join(footer),
+            against=self.against,
+        )
+
+    def outcome_picture(self, outcome: Outcome, totals: Sequence[int], seating: Seating, lang: str) -> ResultText:
+        lines = tuple(
+            ResultLine(seating.drawn(s), tn(lang, "picture.table_points", outcome.table_points[s]), totals[s],
+                       self.limit, goat=s in outcome.losers, winner=s in outcome.winners)
+            for s in range(len(totals))
+        )  # fmt: skip
+        winners = ", ".join(seating.drawn(s) for s in outcome.winners)
+        return ResultText(
+            title=t(lang, "picture.series_end", game=game_title(self.name, lang)),
+            lines=lines,
+            footer=tn(lang, "picture.winners", len(outcome.winners), names=winners),
+            goats=tuple(seating.drawn(s) for s in outcome.losers),
+            against=self.against,
+        )
 
     def seat_count_refusal(self, count: int, lang: str) -> str | None:
         return None if count in self.variant.players else t(lang, "lobby.need_players_czech", count=count)

@@ -8,7 +8,7 @@ from bot.i18n import t, tn
 from bot.present.base import Seating
 from bot.present.teams import TeamPresenter
 from engine import Action, Card, Kind, View
-from engine.four_card import ORDER
+from engine.four_card import ORDER, SERIES_LIMIT
 
 
 class FourCardPresenter(TeamPresenter):
@@ -17,6 +17,7 @@ class FourCardPresenter(TeamPresenter):
     marks_trick_top = True
     score_key = "deal.defeat"
     totals_key = "table.penalty_teams"  # F15: toward 12 that lose, not 12 that win as in classic Kozel
+    limit = SERIES_LIMIT
 
     def sort_hand(self, cards: Iterable[Card], trump: int | None = None) -> list[Card]:
         return sorted(cards, key=lambda c: (c.suit == trump, int(c.suit), ORDER[c]))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import t, tn
-from bot.present.base import Presenter, Seating, game_title, teams_line
+from bot.present.base import Presenter, Seating, game_title, plain, teams_line
+from bot.result_pictures import ResultLine, ResultText
 from engine import DealResult, Outcome
 
 
@@ -73,6 +74,53 @@ class TeamPresenter(Presenter):
         if not result.eggs and not any(result.score):
             parts.append(t(lang, "score.nobody"))
         return " — ".join(parts)
+
+    def result_picture(self, result: DealResult, seating: Seating, lang: str) -> ResultText:
+        events = set(result.events)
+        queen = "queen_caught" in events
+        lines = []
+        for team in (0, 1):
+            if queen:  # C12: the deal's card points do not count
+                detail = t(lang, "picture.queen") if result.score[team] else ""
+            else:
+                detail = tn(lang, "picture.card_points", result.points[team])
+            if "all_tricks" in events and result.tricks[1 - team] == 0:
+                detail += " · " + t(lang, "picture.all_tricks")
+            if result.score[team] > 0:
+                detail += f" · +{result.score[team]}"
+            name = plain(seating.team(team, lang))
+            lines.append(ResultLine(name, detail.strip(" ·"), result.totals[team], self.limit,
+                                    gained=result.score[team], winner=self.deal_won(result, team)))  # fmt: skip
+        footer = [t(lang, "picture.eggs")] if result.eggs else []
+        footer += [tn(lang, self.score_key, result.score[team], team=t(lang, f"team.short_{'ab'[team]}"))
+                   for team in (0, 1) if result.score[team] > 0]  # fmt: skip
+        if "reset" in events:
+            footer.append(t(lang, "deal.reset"))
+        return ResultText(
+            title=t(lang, "picture.deal", deal=result.deal_no + 1, game=game_title(self.name, lang)),
+            lines=tuple(lines),
+            footer=" ".join(footer),
+            eggs=2 if result.eggs else 0,
+            against=self.against,
+        )
+
+    def outcome_picture(self, outcome: Outcome, totals: Sequence[int], seating: Seating, lang: str) -> ResultText:
+        goats = outcome.losers[0] % 2
+        goat_key = "picture.goats_eggs" if outcome.with_eggs else "picture.goats"
+        lines = tuple(
+            ResultLine(plain(seating.team(team, lang)), t(lang, goat_key if team == goats else "picture.winners_team"),
+                       totals[team], self.limit, goat=team == goats, winner=team != goats)
+            for team in (0, 1)
+        )  # fmt: skip
+        winners = plain(seating.team(1 - goats, lang))
+        return ResultText(
+            title=t(lang, "picture.series_end", game=game_title(self.name, lang)),
+            lines=lines,
+            footer=tn(lang, "picture.winners", 2, names=winners),
+            eggs=2 if outcome.with_eggs else 0,
+            goats=tuple(seating.drawn(s) for s in range(goats, len(seating.names), 2)),
+            against=self.against,
+        )
 
     def seat_count_refusal(self, count: int, lang: str) -> str | None:
         if count in self.variant.players:
