@@ -48,7 +48,7 @@ import math
 import os
 import random
 import re
-from collections import deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -166,6 +166,7 @@ class Upload:
 
 
 NEW_MESSAGES = frozenset({"sendMessage", "sendPhoto"})  # what flood control counts as a new message
+PHOTOS_LOOSE = 256  # pictures no message shows that are kept (``BotApiServer._loosen``)
 ATTACH = "attach://{}"  # a file part named in a JSON value (InputMedia.media) rather than sent as a parameter
 ATTACHED = "_attached"  # where a method finds those parts among its parameters
 
@@ -355,6 +356,8 @@ class BotApiServer:
         self.chats: dict[int, Chat] = {}
         self.messages: dict[tuple[int, int], Message] = {}
         self.photos: dict[str, bytes] = {}  # file id → the picture, as uploaded
+        self._showing: Counter[str] = Counter()  # file id → the messages that show it
+        self._loose: OrderedDict[str, None] = OrderedDict()  # pictures no message shows, the newest last
         self._by_chat: dict[int, list[Message]] = {}
         self.calls: list[Call] = []
         self.shown: list[Shown] = []
@@ -449,7 +452,8 @@ class BotApiServer:
             "users": [asdict(u) for u in self.users.values()],
             "chats": [{**asdict(c), "admins": sorted(c.admins)} for c in self.chats.values()],
             "messages": [asdict(m) for m in self.messages.values()],
-            "photos": {file_id: base64.b64encode(content).decode() for file_id, content in self.photos.items()},
+            "photos": {file_id: base64.b64encode(content).decode() for file_id, content in self.photos.items()
+                       if file_id in self._showing},  # a picture no message shows is not kept across a restart
             "commands": self.commands,
             "updates": self._updates,
             "confirmed": self._confirmed,
@@ -469,6 +473,7 @@ class BotApiServer:
             self.messages[(message.chat_id, message.message_id)] = message
             self._by_chat.setdefault(message.chat_id, []).append(message)
         self.photos.update({k: base64.b64decode(v) for k, v in data.get("photos", {}).items()})
+        self._showing = Counter(m.photo for m in self.messages.values() if m.photo is not None and not m.deleted)
         self.commands = dict(data.get("commands", {}))
         self._updates = list(data.get("updates", []))
         self._confirmed = int(data.get("confirmed", 0))
@@ -891,6 +896,7 @@ class BotApiServer:
             chat.chat_id, message_id, caption, params.get("reply_markup"), True, self.clock.now(),
             notify=not params.get("disable_notification", False), photo=file_id,
         )  # fmt: skip
+        self._show(file_id)
         self._store(message)
         self.shown.append(Shown(chat.chat_id, message_id, caption, message.markup, self.clock.now(), "sendPhoto"))
         return self._message_json(message)
@@ -922,6 +928,10 @@ class BotApiServer:
                 "Bad Request: message is not modified: specified new message content and reply markup are "
                 "exactly the same as a current content and reply markup of the message",
             )
+        if photo != message.photo:
+            self._show(photo)
+            if message.photo is not None:
+                self._unshow(message.photo)
         message.photo, message.text, message.markup = photo, caption, markup
         message.edits += 1
         self._tell("edit", message)
@@ -965,12 +975,52 @@ class BotApiServer:
             raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED") from None
         file_id = f"photo-{hashlib.sha256(content).hexdigest()[:24]}"
         self.photos[file_id] = content
+        if file_id not in self._showing:
+            self._loosen(file_id)
         return file_id
+
+    def _show(self, file_id: str) -> None:
+        self._showing[file_id] += 1
+        self._loose.pop(file_id, None)
+
+    def _unshow(self, file_id: str) -> None:
+        self._showing[file_id] -= 1
+        if self._showing[file_id] <= 0:
+            del self._showing[file_id]
+            self._loosen(file_id)
+
+    def _loosen(self, file_id: str) -> None:
+        """Keep a picture no message shows, for a while (the bot may send it again by its file id, as Telegram
+        allows for ever): the newest ``PHOTOS_LOOSE`` of them, so that a long session's memory stays bounded."""
+        self._loose[file_id] = None
+        self._loose.move_to_end(file_id)
+        while len(self._loose) > PHOTOS_LOOSE:
+            gone, _ = self._loose.popitem(last=False)
+            self.photos.pop(gone, None)
+
+    def uploads(self, since: int = 0) -> list[bytes]:
+        """Every picture uploaded by the calls from ``self.calls[since]`` on, in order (a photo sent again by its
+        file id is not one)."""
+        found: list[bytes] = []
+        for call in self.calls[since:]:
+            if call.method == "sendPhoto" and isinstance(photo := call.params.get("photo"), Upload):
+                found.append(photo.content)
+            elif call.method == "editMessageMedia":
+                found += list(call.params.get(ATTACHED, {}).values())
+        return found
+
+    def photo_size(self, file_id: str) -> tuple[int, int]:
+        """A picture's width and height in pixels ((0, 0) for one no longer kept)."""
+        content = self.photos.get(file_id)
+        if content is None:
+            return 0, 0
+        with PIL.Image.open(io.BytesIO(content)) as image:
+            width, height = image.size
+        return width, height
 
     def _photo_sizes(self, file_id: str) -> list[dict[str, Any]]:
         content = self.photos[file_id]
-        with PIL.Image.open(io.BytesIO(content)) as image:
-            width, height = image.size
+        width, height = self.photo_size(file_id)
         unique = file_id.removeprefix("photo-")[:16]
         return [{"file_id": file_id, "file_unique_id": unique, "width": width, "height": height,
                  "file_size": len(content)}]  # fmt: skip
@@ -1031,6 +1081,8 @@ class BotApiServer:
         if message is None or message.deleted:
             raise ApiError(400, "Bad Request: message to delete not found")
         message.deleted = True
+        if message.photo is not None:
+            self._unshow(message.photo)
         self._tell("delete", message)
         return True
 

@@ -75,6 +75,7 @@ def message_json(server: BotApiServer, message: Message) -> dict[str, Any]:
         "edited": message.edits > 0,
         "deleted": message.deleted,
         "photo": f"/photo/{message.photo}" if message.photo else None,
+        "photo_size": server.photo_size(message.photo) if message.photo else None,
         "reply_to": quoted(server, message),
         "buttons": [
             [{"text": b["text"], **{k: b[k] for k in ("callback_data", "url") if k in b}} for b in row] for row in rows

@@ -92,6 +92,10 @@ function render(message) {
   }
   if (message.photo) {
     const picture = el("img", "photo");
+    if (message.photo_size && message.photo_size[0]) {  // the box keeps its shape while an edited picture loads
+      picture.width = message.photo_size[0];
+      picture.height = message.photo_size[1];
+    }
     picture.src = message.photo;
     picture.alt = "picture";
     bubble.appendChild(picture);
