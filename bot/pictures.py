@@ -137,7 +137,7 @@ def card_back() -> Image.Image:
 @cache
 def mini_back() -> Image.Image:
     """The card back as small as a letter: the count of the cards in a hand."""
-    return card_back().resize((17, 24), Image.Resampling.LANCZOS)
+    return card_back().resize((19, 27), Image.Resampling.LANCZOS)
 
 
 # --- the table ------------------------------------------------------------------------------------------------
@@ -322,8 +322,8 @@ def draw_table(scene: TableScene) -> bytes:
         draw.text((left, y - 10), name, font=label, fill=INK, anchor="lm")
         cards = scene.hand_sizes[seat] if seat < len(scene.hand_sizes) else 0
         mini = mini_back()
-        image.paste(mini, (round(x - 22), round(y + 4)), mini)
-        draw.text((x + 4, y + 18), str(cards), font=_font(20, True), fill=MUTED, anchor="lm")
+        image.paste(mini, (round(x - 24), round(y + 3)), mini)
+        draw.text((x + 3, y + 17), str(cards), font=_font(24, True), fill=MUTED, anchor="lm")
         if seat in marks:
             chip = (plate[2] - 8, plate[1] - 14, plate[2] + 46, plate[1] + 18)
             draw.rounded_rectangle(chip, radius=12, fill=RED)
