@@ -7,7 +7,7 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.events import DealOpened, Edit, Event, Say
+from bot.events import DealOpened, Edit, Event, Say, TableMoved
 from bot.i18n import pick_language, t
 from bot.live import LiveGames
 from bot.lobby import lobby_render
@@ -115,10 +115,13 @@ class Chats:
         if settings is None:
             return t(lang, "press.bad")
         await self.storage.chats.save_settings(chat_id, settings)
+        events: list[Event] = []
         for live in self.games.running(chat_id):  # the timer and computer level apply from the next turn
             live.settings = settings
+            if settings.table != chat.settings.table:  # the table is shown the new way at once
+                events.append(TableMoved(live))
         text, markup = render_settings(settings, chat.title, pick_language(settings.language))
-        await self.tell([Edit(chat_id, message_id, text, markup)])
+        await self.tell([Edit(chat_id, message_id, text, markup), *events])
         return None
 
     # --- a group became a supergroup ----------------------------------------------------------------------

@@ -128,6 +128,14 @@ class GameEnded:
 
 
 @dataclass(frozen=True)
+class TableMoved:
+    """The chat chose another way to show its table (a picture or a text): the running deal's table comes
+    again, the new way, at the bottom of the group."""
+
+    live: Live
+
+
+@dataclass(frozen=True)
 class Say:
     """A message to send; ``lobby_of``: it is that game's lobby message (its id is kept); ``loud``: it
     notifies (a sound), as a message the person asked for should."""
@@ -162,6 +170,7 @@ Event = (
     | SeatChanged
     | TurnMissed
     | GameEnded
+    | TableMoved
     | Say
     | Edit
 )

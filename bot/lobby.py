@@ -16,7 +16,7 @@ from bot.clock import Clock, Handle
 from bot.events import DealOpened, Edit, Event, Say
 from bot.i18n import pick_language, t, tn
 from bot.live import LiveGames
-from bot.menus import LobbySeat, Rendered, render_lobby
+from bot.menus import LobbySeat, Rendered, render_lobby, render_lobby_started
 from bot.people import Person
 from bot.present import game_title, presenter
 from bot.table import Table, Tell, ignore
@@ -44,17 +44,22 @@ def new_seed() -> int:
     return secrets.randbits(48)
 
 
-async def lobby_render(storage: Storage, game: GameRow, lang: str, bot_username: str) -> Rendered:
-    """The lobby message of ``game`` as its seats are now."""
+async def lobby_seats(storage: Storage, game: GameRow, lang: str) -> list[LobbySeat]:
+    """The lobby's seats as they are now, by name (a computer by its own)."""
     seats = await storage.games.seats(game.game_id)
     players = await storage.players.many([s.user_id for s in seats if s.user_id is not None])
-    lobby_seats = [
+    return [
         LobbySeat(s.seat, players[s.user_id].name if s.user_id in players else None)
         if s.user_id is not None
         else LobbySeat(s.seat, t(lang, "computer.name", n=s.seat + 1), computer=True)
         for s in seats
     ]
-    return render_lobby(game.game_id, game.variant, game.options, lobby_seats, bot_username=bot_username, lang=lang)
+
+
+async def lobby_render(storage: Storage, game: GameRow, lang: str, bot_username: str) -> Rendered:
+    """The lobby message of ``game`` as its seats are now."""
+    seats = await lobby_seats(storage, game, lang)
+    return render_lobby(game.game_id, game.variant, game.options, seats, bot_username=bot_username, lang=lang)
 
 
 class Lobbies:
@@ -240,13 +245,18 @@ class Lobbies:
         assert row is not None
         live = await self.games.build(row)
         self.games.put(live)
-        if row.lobby_message_id is not None:  # the lobby's message becomes the first deal's table: one call, not two
+        events: list[Event] = []
+        if row.lobby_message_id is not None and live.settings.table == "text":
+            # the lobby's message becomes the first deal's table: one call, not two
             deal_no = live.state.deal_no
             await self.storage.games.set_table_message(row.game_id, row.lobby_message_id, deal_no)
             table = {"table_message_id": row.lobby_message_id, "table_deal_no": deal_no}
             live.game = live.game.model_copy(update=table)
+        elif row.lobby_message_id is not None:  # a text cannot become a picture: the lobby says who plays
+            text = render_lobby_started(row.variant, row.options, await lobby_seats(self.storage, row, lang), lang)
+            events.append(Edit(row.chat_id, row.lobby_message_id, text))
         self.table.moved(live)
-        return [DealOpened(live)]
+        return [*events, DealOpened(live)]
 
     async def close(self, game: GameRow, notice: str) -> list[Event]:
         """Cancel the lobby (under its lock): its message says ``notice``."""

@@ -40,9 +40,7 @@ def render_lobby(
     lang: str,
 ) -> tuple[str, InlineKeyboardMarkup]:
     shown = presenter(variant)
-    lines = [t(lang, "lobby.title", game=game_title(variant, lang))]
-    if options and (described := shown.options_line(options, lang)):
-        lines.append(t(lang, "lobby.options", options=described))
+    lines = lobby_head(variant, options, lang)
     rows: list[list[InlineKeyboardButton]] = []
     if shown.choose_seats:
         lines.append(t(lang, "lobby.seats_team"))
@@ -94,6 +92,26 @@ def render_lobby(
 # --- /cancel, /kick, /settings, /stats --------------------------------------------------------------------------
 
 
+def lobby_head(variant: str, options: dict[str, object], lang: str) -> list[str]:
+    """The lobby's title, and the game's options when it has any."""
+    lines = [t(lang, "lobby.title", game=game_title(variant, lang))]
+    if options and (described := presenter(variant).options_line(options, lang)):
+        lines.append(t(lang, "lobby.options", options=described))
+    return lines
+
+
+def render_lobby_started(variant: str, options: dict[str, object], seats: Sequence[LobbySeat], lang: str) -> str:
+    """The lobby's message once its game has begun and the table is a message of its own: who plays (the
+    teams, or the players in their order)."""
+    seating = Seating(tuple(s.name or "?" for s in sorted(seats, key=lambda s: s.seat)))
+    if presenter(variant).choose_seats:
+        who = [seating.team(0, lang), seating.team(1, lang)]
+    else:
+        who = [", ".join(seating.name(seat) for seat in range(len(seating.names)))]
+    head = lobby_head(variant, options, lang)[1:]  # the options, under the title of a game that has begun
+    return "\n".join([t(lang, "lobby.started", game=game_title(variant, lang)), *head, *who])
+
+
 def render_cancel_vote(game_id: int, *, proposer: str, votes: int, needed: int, total: int, lang: str) -> Rendered:
     """The vote to cancel a game: who proposed it, how many must agree, and the button to agree."""
     label = t(lang, "cancel.vote_button", votes=votes, needed=needed)
@@ -116,6 +134,7 @@ def render_kick_choices(game_id: int, seating: Seating, seats: Sequence[int], la
 
 TIMER_CHOICES = (0, 30, 60, 120, 300)
 LEVEL_CHOICES = ("random", "basic", "strong", "expert")
+TABLE_CHOICES = ("picture", "text")
 
 
 def _next(choices: Sequence[Any], current: Any) -> Any:
@@ -137,6 +156,7 @@ def render_settings(settings: ChatSettings, chat_title: str, lang: str) -> Rende
         t(lang, "settings.timer", timer=timer),
         t(lang, "settings.language", language=LANGUAGE_NAMES.get(language, language)),
         t(lang, "settings.level", level=t(lang, f"level.{settings.computer_level}")),
+        t(lang, "settings.table", table=t(lang, f"settings.table_{settings.table}")),
         "",
         t(lang, "settings.hint"),
     ]
@@ -145,6 +165,7 @@ def render_settings(settings: ChatSettings, chat_title: str, lang: str) -> Rende
         return InlineKeyboardButton(label, callback_data=Setting(key, str(value).lower()).data())
 
     next_game = _next(GAMES, settings.default_variant)
+    other_table = _next(TABLE_CHOICES, settings.table)
     rows = [
         [button("🎴 " + game_title(next_game, lang), "game", next_game)],
         [
@@ -160,6 +181,8 @@ def render_settings(settings: ChatSettings, chat_title: str, lang: str) -> Rende
             button("🤖 " + t(lang, "level." + _next(LEVEL_CHOICES, settings.computer_level)), "level",
                    _next(LEVEL_CHOICES, settings.computer_level)),
         ],
+        [button("🖼 " + t(lang, "settings.table", table=t(lang, f"settings.table_{other_table}")), "table",
+                other_table)],
     ]  # fmt: skip
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
@@ -182,6 +205,8 @@ def apply_setting(settings: ChatSettings, key: str, value: str) -> ChatSettings 
         update["language"] = value
     elif key == "level" and value in LEVEL_CHOICES:
         update["computer_level"] = value
+    elif key == "table" and value in TABLE_CHOICES:
+        update["table"] = value
     else:
         return None
     if key in ("deck", "redeal", "alltricks"):

@@ -10,7 +10,8 @@ changes in the order they were made; each render reads the state as it is when i
 change is never undone.  A new message into the group may wait long for the group's budget (about 20 a
 minute): it goes out after the game's earlier ones but outside the telling (``in_group``), so that nobody's
 own chat waits for the group's — the next press is shown to its presser at once.  What the chats show (the
-table, hand and reminder messages) is this module's: it keeps their ids.
+hand and reminder messages here, the group's table in ``bot.group_table``) is these modules': they keep the
+messages' ids.
 """
 
 from __future__ import annotations
@@ -34,10 +35,12 @@ from bot.events import (
     Say,
     SeatChanged,
     SeriesEnded,
+    TableMoved,
     TrickTaken,
     TurnCame,
     TurnMissed,
 )
+from bot.group_table import Closing, GroupTable
 from bot.i18n import t
 from bot.leaderboard import render_changes
 from bot.live import Live, LiveGames
@@ -47,13 +50,10 @@ from bot.publisher import Publisher
 from bot.render import (
     Rendered,
     finished_trick_lines,
-    game_title,
-    render_deal_result,
     render_hand,
     render_hand_closed,
-    render_outcome,
-    render_table,
 )
+from bot.sending import Picture
 from engine import Action
 from storage import Storage
 
@@ -78,6 +78,7 @@ class Notifier:
         self.clock = clock
         self._telling: dict[int, asyncio.Lock] = {}
         self._group_line: dict[int, asyncio.Task[None]] = {}  # game -> the last of its calls into the group
+        self.table = GroupTable(storage, publisher, games)
         self.background = Background(self.tell)  # what the use cases tell goes through it (``tell_soon``)
         watching = turn_ping if turn_ping_watching is None else turn_ping_watching
         self.pings = TurnPings(publisher, games, clock, self.telling_lock, turn_ping=turn_ping, watching=watching)
@@ -154,7 +155,7 @@ class Notifier:
 
         match event:
             case Applied(live=live, seats=seats):
-                self.show_table(live)
+                self.table.show(live)
                 for seat in seats:
                     self.show_hand(live, seat, kind(live, seat))
             case TrickTaken():
@@ -182,7 +183,7 @@ class Notifier:
             case HandChanged(live=live, seat=seat):
                 self.show_hand(live, seat, kind(live, seat))
             case SeatChanged(live=live, seat=seat, key=key, name=name, back=back):
-                self.show_table(live)
+                self.table.show(live)
                 if back:
                     await self.resend_hand(live, seat)
                 else:
@@ -191,6 +192,8 @@ class Notifier:
             case TurnMissed(live=live, name=name, count=count):
                 key = "timer.away" if count >= 2 else "timer.expired"
                 self.say_in_group(live, t(live.chat_lang, key, name=name, count=count))
+            case TableMoved(live=live):
+                self.in_group(live, lambda: self.table.move(live), "the table moved")
             case GameEnded(live=ended):
                 self.close(event)
                 if ended is not None:
@@ -203,26 +206,7 @@ class Notifier:
             case Edit(chat_id=chat_id, message_id=message_id, text=text, markup=markup):
                 self.publisher.edit(chat_id, message_id, text, markup)
 
-    # --- the table and the hands ------------------------------------------------------------------------
-
-    def prelude(self, live: Live, deal_no: int) -> str:
-        """The head of deal ``deal_no``'s table message: the previous deal's result, so that every result
-        stays in the group's history without a message of its own."""
-        deals = live.state.deals
-        if 1 <= deal_no <= len(deals):
-            return render_deal_result(deals[deal_no - 1], live.game.variant, live.seating, live.chat_lang) + "\n\n"
-        return ""
-
-    def table_text(self, live: Live) -> str:
-        """The group's table of the current deal, headed by the previous deal's result."""
-        state = live.state
-        return self.prelude(live, state.deal_no) + render_table(state.view(None), live.seating, live.chat_lang)
-
-    def show_table(self, live: Live) -> None:
-        """Edit the group's table, once the current deal's is posted (the one posted last may be a finished
-        deal's: ``announce`` closes it)."""
-        if live.game.table_message_id is not None and live.game.table_deal_no == live.state.deal_no:
-            self.publisher.edit(live.game.chat_id, live.game.table_message_id, self.table_text(live), kind=Kind.TABLE)
+    # --- the hands ------------------------------------------------------------------------------------------
 
     @staticmethod
     def hand(live: Live, seat: int) -> Rendered:
@@ -267,10 +251,10 @@ class Notifier:
         await live.settled()
         state = live.state
         if live.game.table_message_id is not None and live.game.table_deal_no == state.deal_no:
-            self.show_table(live)  # on resume; or the first deal's, which is the lobby's message
+            self.table.show(live)  # on resume; or the first deal's, which is the lobby's message
         else:
             deal_no = state.deal_no
-            self.in_group(live, lambda: self.post_table(live, deal_no), "the table")
+            self.in_group(live, lambda: self.table.post(live, deal_no), "the table")
         for seat in range(state.num_players):
             current = live.seats[seat]
             if resume and current.hand_message_id is not None and current.hand_deal_no == state.deal_no:
@@ -279,18 +263,6 @@ class Notifier:
             else:  # a deal that just ended keeps its closed hands (announce showed its last trick there)
                 ended = not resume and current.hand_deal_no is not None and current.hand_deal_no < state.deal_no
                 await self.resend_hand(live, seat, notify=seat == state.to_move, keep_old=ended)
-
-    async def post_table(self, live: Live, deal_no: int) -> None:
-        """Post the table of deal ``deal_no``, unless that deal has ended meanwhile (the next one's table, headed
-        by its result, follows)."""
-        await live.settled()
-        if live.state.deal_no != deal_no:
-            return
-        message_id = await self.publisher.send(live.game.chat_id, self.table_text(live))
-        await self.storage.games.set_table_message(live.game_id, message_id, deal_no)
-        live.game = live.game.model_copy(update={"table_message_id": message_id, "table_deal_no": deal_no})
-        await live.settled()
-        self.show_table(live)  # what was played while it waited for the group's budget
 
     def last_trick(self, live: Live, plays: Sequence[Action], winner: int | None, seat: int | None) -> list[str]:
         """The lines of a finished deal's last trick as ``seat`` (None: the group) sees it."""
@@ -304,46 +276,38 @@ class Notifier:
         self, live: Live, deals_before: int, last: Sequence[Action] = (), winner: int | None = None
     ) -> None:
         """A deal has ended: close its table and hand messages (showing its last trick, completing card
-        included); at the end of the series post the last result and the outcome (a continuing series shows
-        the result at the head of the next table message)."""
+        included; a picture table becomes the picture of the deal's result); at the end of the series post
+        the outcome (a text table's series shows each result at the head of the next deal's table, and its
+        last with the outcome)."""
         await live.settled()
         state = live.state
         game = live.game
         lang = live.chat_lang
-        closing: tuple[int, str] | None = None  # the finished deal and what its table message says now
+        closing: Closing | None = None
         if deals_before < len(state.deals):
-            finished = state.deals[-1].deal_no + 1
+            result = state.deals[-1]
             for seat in range(len(live.seats)):
                 user, message_id = live.user_of(seat), live.seats[seat].hand_message_id
                 stale = live.seats[seat].hand_deal_no != state.deal_no or state.is_over
                 if user is not None and message_id is not None and stale:
                     seen = self.last_trick(live, last, winner, seat)
-                    result, outcome = state.deals[-1], state.outcome
                     closed = render_hand_closed(
-                        result, game.variant, live.seating, live.lang_of(seat), outcome=outcome, before=seen
+                        result, game.variant, live.seating, live.lang_of(seat), outcome=state.outcome, before=seen
                     )
                     self.publisher.edit(user, message_id, closed)
-            shown = "\n".join(self.last_trick(live, last, winner, None))
-            over = t(lang, "hand.deal_over", deal=finished)
-            if shown:  # the deal's last trick, under its deal's header
-                header = t(lang, "table.header", game=game_title(game.variant, lang), deal=finished)
-                over = f"{header}\n{shown}\n\n{over}"
-            closing = (finished - 1, self.prelude(live, finished - 1) + over)
+            closing = self.table.closing(live, self.last_trick(live, last, winner, None))
         announced = len(state.deals)
-        ending: str | None = None
+        ending: list[tuple[str, Picture | None]] = []  # the messages that end the series
         if state.outcome is not None and deals_before <= len(state.deals):
-            parts = [render_deal_result(r, game.variant, live.seating, lang) for r in state.deals[deals_before:]]
-            parts.append(render_outcome(state.outcome, game.variant, live.seating, lang))
             ratings = render_changes(await self.storage.ratings.changes(live.game_id), names_of(live), lang)
-            ending = "\n\n".join([*parts, ratings] if ratings else parts)
+            ending = self.table.ending(live, deals_before, ratings)
             announced += 1
 
         async def to_group() -> None:  # after the finished deal's table was posted, if it was still on its way
-            table = live.game
-            if closing is not None and table.table_message_id is not None and table.table_deal_no == closing[0]:
-                self.publisher.edit(table.chat_id, table.table_message_id, closing[1])
-            if ending is not None:
-                await self.publisher.send(table.chat_id, ending)
+            if closing is not None:
+                await self.table.close_deal(live, closing)
+            for text, photo in ending:
+                await self.publisher.send(live.game.chat_id, text, photo=photo)
             await self.storage.games.set_announced_deals(live.game_id, announced)
             live.game = live.game.model_copy(update={"announced_deals": announced})
 
@@ -359,11 +323,9 @@ class Notifier:
         for seat in range(len(live.seats)):
             self.pings.cancel(live.game_id, seat)
         if notice is not None:
-            text = self.table_text(live) + "\n\n" + notice
 
             async def close_table() -> None:  # once the current table was posted, if it was still on its way
-                if live.game.table_message_id is not None:
-                    self.publisher.edit(live.game.chat_id, live.game.table_message_id, text)
+                self.table.cancelled(live, notice)
                 # a series cancelled after its first deal is rated as it stood (docs/ratings.md)
                 changes = await self.storage.ratings.changes(live.game_id)
                 if changes:

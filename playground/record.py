@@ -6,12 +6,15 @@ server, lets simulated people open a game in a group, join it through the deep l
 midway and at the end, then prints every chat — the group and each private chat — in order: what each person
 wrote, each message the bot sent and each later version of it after an edit (consecutive identical versions
 once), deletions, and the toasts and alerts that answered a press.  Read it to see a session as the players
-saw it.
+saw it.  A picture the bot sent (the group's table, a deal's result) is named in the transcript where it was
+shown (``🖼 picture-007.jpg``) and kept as that file in a folder beside the transcript (``--out``'s name with
+``-pictures``, or ``--pictures``): look at them beside what the chats said.
 
 Options: ``--game`` (``four_card``, ``classic``, ``czech``), ``--lang`` (``en``, ``ru``, ``cs``),
 ``--players`` (Czech Kozel: 3–6), ``--seed`` (the game's deal and the people's choices), ``--computers``
 (that many seats go to computer players), ``--pace`` (seconds between two moves), ``--final`` (only each
-message's last version), ``--out`` (a file instead of standard output).
+message's last version), ``--table`` (``picture`` or ``text``: the group's setting), ``--out`` (a file
+instead of standard output), ``--pictures`` (the folder of the pictures).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from bot.config import Settings
 from playground.botapi import BotApiServer, Message
 from playground.inprocess import InProcessRequest
 from playground.virtual_time import VirtualTimeLoop
+from storage import Storage
 
 GROUP = -100100
 GAME_DATA = re.compile(r"g(\d+):(\d+):(.+)")
@@ -68,6 +72,7 @@ class Entry:
     text: str
     markup: dict[str, Any] | None = None
     who: str = ""
+    picture: str = ""  # the file name of the picture it showed, if any
 
 
 @dataclass
@@ -77,7 +82,9 @@ class Recorder:
     server: BotApiServer
     names: dict[int, str]
     entries: list[Entry] = field(default_factory=list)
-    last: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)
+    last: dict[tuple[int, int], tuple[str, str, str]] = field(default_factory=dict)
+    pictures: dict[str, bytes] = field(default_factory=dict)  # file name -> the picture
+    named: dict[str, str] = field(default_factory=dict)  # the server's file id -> its file name here
 
     def __call__(self, kind: str, subject: Any) -> None:
         if kind == "answer":
@@ -101,11 +108,20 @@ class Recorder:
             self.entries.append(Entry(message.chat_id, "wrote", message.message_id, message.text,
                                       who=self.names.get(message.from_user or 0, "?")))  # fmt: skip
             return
-        shown = (message.text, repr(message.markup))
+        picture = self.keep(message.photo) if message.photo is not None else ""
+        shown = (message.text, repr(message.markup), picture)
         if self.last.get(key) == shown:
             return
         self.last[key] = shown
-        self.entries.append(Entry(message.chat_id, kind, message.message_id, message.text, message.markup))
+        self.entries.append(Entry(message.chat_id, kind, message.message_id, message.text, message.markup,
+                                  picture=picture))  # fmt: skip
+
+    def keep(self, file_id: str) -> str:
+        """The file name of a picture the bot sent, kept the first time it is shown."""
+        if file_id not in self.named:
+            name = self.named[file_id] = f"picture-{len(self.named) + 1:03}.jpg"
+            self.pictures[name] = self.server.photos[file_id]
+        return self.named[file_id]
 
     pressed_in: dict[str, int] = field(default_factory=dict)  # callback query id -> the chat of its message
 
@@ -134,11 +150,17 @@ class Recorder:
                 if entry.kind == "new":
                     shown = latest[entry.message_id]
                     gone = " (deleted later)" if entry.message_id in deleted else ""
-                    out += [f"── #{entry.message_id}{gone} ──", plain(shown.text), *keyboard(shown.markup), ""]
+                    out += [f"── #{entry.message_id}{gone} ──", *shows(shown)]
             else:
                 head = "new" if entry.kind == "new" else "edited"
-                out += [f"── #{entry.message_id} {head} ──", plain(entry.text), *keyboard(entry.markup), ""]
+                out += [f"── #{entry.message_id} {head} ──", *shows(entry)]
         return "\n".join(out)
+
+
+def shows(entry: Entry) -> list[str]:
+    """What a message showed: its picture by file name, its text (a picture's caption), its buttons."""
+    picture = [f"🖼 {entry.picture}"] if entry.picture else []
+    return [*picture, plain(entry.text), *keyboard(entry.markup), ""]
 
 
 @dataclass
@@ -199,9 +221,25 @@ class Session:
         return False
 
 
+@dataclass(frozen=True)
+class Recording:
+    """A recorded game: its transcript, and the pictures it names by file name."""
+
+    text: str
+    pictures: dict[str, bytes]
+
+
 async def record(
-    game: str, lang: str, *, players: int, seed: int, computers: int = 0, pace: float = 0.0, final: bool = False
-) -> str:
+    game: str,
+    lang: str,
+    *,
+    players: int,
+    seed: int,
+    computers: int = 0,
+    pace: float = 0.0,
+    final: bool = False,
+    table: str = "picture",
+) -> Recording:
     clock = Clock.following_the_loop()
     server = BotApiServer(clock=clock)  # in process, on the loop's (virtual) time: see ``main``
     with tempfile.TemporaryDirectory() as folder:
@@ -228,6 +266,10 @@ async def record(
         for person in people:
             server.add_user(person.user_id, person.name, lang)
         server.add_group(GROUP, GROUP_TITLE[lang], admins={1})
+        storage = app.bot_data["storage"]
+        assert isinstance(storage, Storage)
+        chosen = (await storage.chats.known(GROUP)).settings.model_copy(update={"table": table, "language": lang})
+        await storage.chats.save_settings(GROUP, chosen)
 
         async def settle() -> None:
             await server.settled()
@@ -249,7 +291,7 @@ async def record(
             await server.stop()
     parts = [recorder.render(GROUP, f"{GROUP_TITLE[lang]} (group)", final)]
     parts += [recorder.render(p.user_id, f"{p.name} (private chat with the bot)", final) for p in people]
-    return "\n\n".join(parts) + "\n"
+    return Recording("\n\n".join(parts) + "\n", recorder.pictures)
 
 
 async def play(
@@ -308,18 +350,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pace", type=float, default=0.0)
     parser.add_argument("--final", action="store_true")
+    parser.add_argument("--table", choices=("picture", "text"), default="picture")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--pictures", type=Path, help="where the pictures go (default: beside --out)")
     args = parser.parse_args(argv)
     # On virtual time, at Telegram's own limits: a whole series takes seconds, however long it would at the real clock.
     with asyncio.Runner(loop_factory=VirtualTimeLoop) as runner:
-        text = runner.run(
+        recording = runner.run(
             record(args.game, args.lang, players=args.players, seed=args.seed, computers=args.computers,
-                   pace=args.pace, final=args.final)
+                   pace=args.pace, final=args.final, table=args.table)
         )  # fmt: skip
     if args.out:
-        args.out.write_text(text, encoding="utf-8")
+        args.out.write_text(recording.text, encoding="utf-8")
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(recording.text)
+    folder = args.pictures or (args.out.with_name(args.out.stem + "-pictures") if args.out else None)
+    if folder is not None and recording.pictures:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, content in recording.pictures.items():
+            (folder / name).write_bytes(content)
+        print(f"{len(recording.pictures)} pictures in {folder}", file=sys.stderr)
+    elif recording.pictures:
+        print(f"{len(recording.pictures)} pictures not kept: give --out or --pictures", file=sys.stderr)
 
 
 if __name__ == "__main__":

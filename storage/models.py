@@ -37,6 +37,7 @@ class ChatSettings(BaseModel):
     options: dict[str, dict[str, Any]] = Field(default_factory=dict)
     turn_timer: int = 60
     computer_level: str = "strong"
+    table: Literal["picture", "text"] = "picture"  # how the group's table is shown
 
 
 class ChatRow(Row):
@@ -82,6 +83,7 @@ class GameRow(Row):
     table_message_id: int | None
     announced_deals: int = 0
     table_deal_no: int | None = None
+    table_picture: bool = False  # the table message is a photo (its caption is the text)
     updated_at: str = ""
     cancel_votes: list[int] = Field(default_factory=list)
     vote_message_ids: list[int] = Field(default_factory=list)  # its votes to cancel, posted in the group
@@ -90,7 +92,8 @@ class GameRow(Row):
 
 GAME_COLUMNS = (
     "game_id, chat_id, variant, options, seed, status, creator_id, action_count, deal_no, totals, outcome, "
-    "lobby_message_id, table_message_id, announced_deals, table_deal_no, updated_at, cancel_votes, vote_message_ids"
+    "lobby_message_id, table_message_id, announced_deals, table_deal_no, table_picture, updated_at, cancel_votes, "
+    "vote_message_ids"
 )
 
 

@@ -318,10 +318,12 @@ class GameRepo:
     async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
         await self.db.execute("UPDATE games SET lobby_message_id = ? WHERE game_id = ?", (message_id, game_id))
 
-    async def set_table_message(self, game_id: int, message_id: int | None, deal_no: int | None) -> None:
+    async def set_table_message(
+        self, game_id: int, message_id: int | None, deal_no: int | None, *, picture: bool = False
+    ) -> None:
         await self.db.execute(
-            "UPDATE games SET table_message_id = ?, table_deal_no = ? WHERE game_id = ?",
-            (message_id, deal_no, game_id),
+            "UPDATE games SET table_message_id = ?, table_deal_no = ?, table_picture = ? WHERE game_id = ?",
+            (message_id, deal_no, picture, game_id),
         )
 
     async def set_announced_deals(self, game_id: int, count: int) -> None:

@@ -136,6 +136,13 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         yield made
 
 
+async def table_shown_as(world: World, kind: str, chat_id: int = GROUP) -> None:
+    """The group shows its table as ``kind`` ("picture", the default, or "text"), as if chosen in /settings."""
+    chats = world.runner.storage.chats
+    chat = await chats.known(chat_id)
+    await chats.save_settings(chat_id, chat.settings.model_copy(update={"table": kind}))
+
+
 async def open_game(world: World, command: str, players: int) -> tuple[list[Person], GameRow]:
     people = [world.person(i + 1, f"P{i + 1}") for i in range(players)]
     await people[0].say(GROUP, command)
@@ -339,7 +346,7 @@ class Person:
 
 async def play_turn(person: Person, rng: random.Random) -> bool:
     """Make one move as a person would: tap a playable card, or choose cards then the move button."""
-    for _ in range(8):
+    for _ in range(12):
         message, actions, toggles = person.options()
         if message is None:
             return False
@@ -348,7 +355,11 @@ async def play_turn(person: Person, rng: random.Random) -> bool:
             return True
         if not toggles:
             return False
-        await person.press(message, rng.choice(toggles))
+        chosen = {b["callback_data"] for b in message.buttons() if b["text"].startswith("✅")}
+        fresh = [data for data in toggles if data not in chosen]
+        # with nothing to play yet, a person chooses one more card or takes one back, not the same card twice
+        pool = fresh if fresh and (not chosen or rng.random() < 0.5) else sorted(chosen) or toggles
+        await person.press(message, rng.choice(pool))
     return False
 
 

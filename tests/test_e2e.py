@@ -24,6 +24,7 @@ from tests.e2e import (
     play_until,
     replay,
     running_world,
+    table_shown_as,
 )
 
 FACE_UP = (Kind.LEAD, Kind.BEAT, Kind.MOLODKA, Kind.PLAY, Kind.DOUBLE)
@@ -78,7 +79,7 @@ def check_group_sees_no_hidden_card(world: World, row: GameRow, state: GameState
         game.apply(action)
     pattern = card_pattern(row.variant)
     by_label = labels(row.variant)
-    header = re.compile(r"· deal (\d+)")
+    header = re.compile(r"[Dd]eal (\d+)")  # a table's header, or a result's
     for shown in world.server.shown:
         if shown.chat_id != GROUP:
             continue
@@ -97,7 +98,7 @@ def check_group_pacing(world: World) -> int:
     sends = sorted(
         c.at
         for c in world.server.calls
-        if c.method == "sendMessage" and str(c.params.get("chat_id")) == str(GROUP) and c.error is None
+        if c.method in ("sendMessage", "sendPhoto") and str(c.params.get("chat_id")) == str(GROUP) and c.error is None
     )
     worst = 0
     for i, start in enumerate(sends):
@@ -107,10 +108,13 @@ def check_group_pacing(world: World) -> int:
 
 
 @pytest.mark.parametrize(
-    ("command", "players"),
-    [("/newgame 4", 4), ("/newgame classic", 4), ("/newgame чешский", 3), ("/newgame czech", 6)],
-)
-async def test_a_group_plays_a_complete_series(world: World, command: str, players: int) -> None:
+    ("command", "players", "table"),
+    [("/newgame 4", 4, "picture"), ("/newgame classic", 4, "text"), ("/newgame чешский", 3, "picture"),
+     ("/newgame czech", 6, "text")],
+)  # fmt: skip
+async def test_a_group_plays_a_complete_series(world: World, command: str, players: int, table: str) -> None:
+    """A whole series, its table a picture or a text: what everybody sees of it, and the group's budget."""
+    await table_shown_as(world, table)
     people, game = await open_game(world, command, players)
     rng = random.Random(players * 31 + len(command))
 
@@ -127,13 +131,17 @@ async def test_a_group_plays_a_complete_series(world: World, command: str, playe
     assert check_hands_show_only_own_cards(world, row, state) > 50
     check_group_sees_no_hidden_card(world, row, state)
 
-    # The scores shown equal the engine's.
+    # The scores shown equal the engine's; a picture table becomes its deal's result, and the series' end is a
+    # picture of its own.
     seating = Seating(tuple(p.name for p in people), "Friends")
-    final = world.group_messages()[-1].text
+    group = world.group_messages()
+    final = "\n".join(m.text for m in group[-2:] if table == "picture" or m is group[-1])
     assert render_deal_result(state.deals[-1], row.variant, seating, "en") in final
     assert render_outcome(state.outcome, row.variant, seating, "en") in final
+    assert (group[-1].photo is not None) == (table == "picture")
     for result in state.deals[:-1]:
-        assert any(render_deal_result(result, row.variant, seating, "en") in m.text for m in world.group_messages())
+        told = [m for m in group if render_deal_result(result, row.variant, seating, "en") in m.text]
+        assert told and all((m.photo is not None) == (table == "picture") for m in told), result
     # Each player reads every deal's result, and the series', where he played it: in his closed hands.
     for person in people:
         closed = "\n".join(m.text for m in world.server.bot_messages(person.user_id))
@@ -184,7 +192,8 @@ async def restart_mid_deal(world: World, *, to_the_end: bool = True) -> None:
     _, after = await replay(world, game.game_id)
     assert after == before  # nothing lost
     restored = world.server.calls[sent_before:]
-    assert not any(c.method == "sendMessage" and str(c.params.get("chat_id")) == str(GROUP) for c in restored)
+    assert not any(c.method in ("sendMessage", "sendPhoto") and str(c.params.get("chat_id")) == str(GROUP)
+                   for c in restored)  # fmt: skip
     if to_the_end:
         await play_until(people, lambda: finished(world, game.game_id), rng)
     else:

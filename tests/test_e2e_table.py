@@ -7,6 +7,8 @@ import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
+
 from bot.i18n import tn
 from bot.present.base import Seating, teams_line
 from bot.render import card_label
@@ -23,6 +25,7 @@ from tests.e2e import (
     play_turn,
     replay,
     running_world,
+    table_shown_as,
 )
 
 
@@ -73,7 +76,8 @@ async def one_who_chooses(
 async def test_the_card_that_completes_a_trick_is_shown_with_who_took_it(world: World) -> None:
     """Classic Kozel: after a trick's last card, the group's table and every hand keep the finished trick,
     that card included, with who took it and the tricks taken per team, until the next lead; the deal's
-    last trick stays on the closed table and hands."""
+    last trick stays on the closed table and hands.  (The text table; the picture's is in test_e2e_pictures.)"""
+    await table_shown_as(world, "text")
     people, game = await open_game(world, "/newgame classic", 4)
     rng = random.Random(2)
     seating = Seating(tuple(p.name for p in people), "Friends")
@@ -185,12 +189,15 @@ async def test_no_internal_words_reach_players(world: World) -> None:
     assert "four_card" not in unknown, unknown
 
 
-async def test_a_players_own_hand_never_waits_for_the_groups_budget(world: World) -> None:
+@pytest.mark.parametrize("shown", ["text", "picture"])
+async def test_a_players_own_hand_never_waits_for_the_groups_budget(world: World, shown: str) -> None:
     """Issue 31: four people at Telegram's limits; the lobby's edits have spent much of the group's budget when
     the first deal opens.  The player to move taps a second after his turn shows (his private chat's own pace
     allows that): his hand shows the tap within 0.3 s — at the start of the first deal, in the middle of it,
-    and at the start of the second, where the group's new table waits for the group's budget.  The group's
-    table of the first deal is the lobby's message itself: one call, not two."""
+    and at the start of the second, where the group's new table waits for the group's budget.  A text table
+    of the first deal is the lobby's message itself: one call, not two; a picture cannot be made of a text,
+    so the lobby then says who plays and the table is a photo of its own."""
+    await table_shown_as(world, shown)
     server, rng = world.server, random.Random(31)
     people = [world.person(i + 1, f"P{i + 1}") for i in range(4)]
     await people[0].say(GROUP, "/newgame 4")
@@ -203,9 +210,24 @@ async def test_a_players_own_hand_never_waits_for_the_groups_budget(world: World
     await tap(world, people[0], lobby, button(lobby, ":start"))
     delays = [await own_hand_delay(world, people, rng)]
     row = await world.runner.storage.games.get(game.game_id)
-    assert row is not None and row.table_message_id == lobby.message_id, "the lobby's message is not the table"
-    table = server.messages[(GROUP, lobby.message_id)]
-    assert table.markup is None and "deal 1" in table.text and len(world.group_messages()) == 1
+    assert row is not None
+    if shown == "text":
+        assert row.table_message_id == lobby.message_id, "the lobby's message is not the table"
+        table = server.messages[(GROUP, lobby.message_id)]
+        assert table.markup is None and "deal 1" in table.text and len(world.group_messages()) == 1
+    else:
+        started = server.messages[(GROUP, lobby.message_id)]
+        assert started.markup is None and "has begun" in started.text and "P1" in started.text, started.text
+
+        async def posted() -> bool:
+            row = await world.runner.storage.games.get(game.game_id)
+            return row is not None and row.table_message_id is not None
+
+        await eventually(world, posted, what="the table")
+        row = await world.runner.storage.games.get(game.game_id)
+        assert row is not None and row.table_picture and row.table_message_id is not None
+        table = server.messages[(GROUP, row.table_message_id)]
+        assert table.photo is not None and "deal 1" in table.text and len(world.group_messages()) == 2
     delays.append(await own_hand_delay(world, people, rng))
     while True:  # to the last move of the first deal, which opens the second at once
         await world.runner.settle()
@@ -232,9 +254,11 @@ async def tap(world: World, person: Person, message: Message, data: str) -> None
 async def own_hand_delay(world: World, people: list[Person], rng: random.Random) -> float:
     """A second after someone's hand says it is his turn, he taps a card (or a move): seconds until his
     private chat shows it."""
-    while not (movers := [p for p in people if p.my_turn()]):
+    while not [p for p in people if p.my_turn()]:
         await asyncio.sleep(0.01)
     await asyncio.sleep(1.0)
+    movers = [p for p in people if p.my_turn()]  # the turn a hand showed a second ago may have passed on
+    assert movers, "nobody's turn"
     mover = movers[0]
     hand, actions, toggles = mover.options()
     assert hand is not None and (toggles or actions), hand

@@ -30,7 +30,7 @@ async def test_F10_a_hand_that_may_act_out_of_turn_is_as_urgent_as_a_turn_and_id
             shown.append((seat, kind))
 
         notifier.show_hand = show_hand  # type: ignore[method-assign]
-        notifier.show_table = lambda live: None  # type: ignore[method-assign]
+        notifier.table.show = lambda live: None  # type: ignore[method-assign]
         rng = random.Random(3)
         out_of_turn = series = 0
         while not out_of_turn and series < 20:  # a molodka (F10) now and then lets a player act out of turn

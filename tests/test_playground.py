@@ -26,7 +26,7 @@ from telegram import InputMediaPhoto
 from telegram import Message as TelegramMessage
 
 from bot.config import Settings
-from playground.botapi import BotApiServer
+from playground.botapi import PHOTOS_LOOSE, BotApiServer
 from playground.runner import Running, running
 from playground.web import GROUP_ID
 from tests.e2e import server_and_bot
@@ -193,13 +193,19 @@ async def test_a_person_plays_a_four_card_deal_against_computers_in_a_browser(up
                 await page.wait_for_function("!document.querySelector('.key.busy')")
                 moves += 1
                 assert moves < 200
-            assert await group.locator(".row.bot", has_text="looking for players").count() == 0  # it became the table
-            table = await group.locator(".row.bot", has_text="deal 2").last.inner_text()
-            assert all(name in table for name in ("Ann", "🤖 Bot 2", "🤖 Bot 3", "🤖 Bot 4")), table
-            result = await group.locator(".row.bot", has_text="Deal 1 ·").last.inner_text()
-            assert "Card points" in result and "Penalty points:" in result  # F15: four-card counts toward 12 that lose
-            assert await group.locator(".row.bot", has_text="Deal 1 is over.").count() == 1  # the old table, edited
-            await group.locator(".row.bot", has_text="deal 2").wait_for()  # the next deal's table
+            assert await group.locator(".row.bot", has_text="looking for players").count() == 0  # it says who plays
+            assert await group.locator(".row.bot", has_text="has begun").count() == 1
+            table = group.locator(".row.bot", has_text="deal 2").last
+            await table.wait_for()  # the next deal's table: a picture under its caption
+            caption = await table.inner_text()
+            assert all(name in caption for name in ("Ann", "🤖 Bot 2", "🤖 Bot 3", "🤖 Bot 4")), caption
+            result = group.locator(".row.bot", has_text="Deal 1 ·")
+            assert await result.count() == 1  # the first deal's table, edited into its result
+            told = await result.inner_text()
+            assert "Card points" in told and "Penalty points:" in told  # F15: four-card counts toward 12 that lose
+            loaded = "(picture) => picture.decode().then(() => picture.naturalWidth)"
+            for row in (table, result):  # each shows its picture, loaded
+                assert await row.locator("img.photo").evaluate(loaded) == 1024
             await private.locator(".row.bot", has_text="deal 2").locator(".key").first.wait_for()  # and hand
             assert await group.locator(".bubble .text b").count()  # HTML formatting rendered, not shown raw
             assert "<b>" not in await group.inner_text()
@@ -401,4 +407,33 @@ async def test_python_telegram_bot_sends_and_edits_photos_through_the_in_process
         assert again.photo[0].file_id == sent.photo[0].file_id
         message = server.messages[(5, sent.message_id)]
         assert message.text == "three" and message.edits == 2
+        assert server.violations == []
+
+
+async def test_the_server_keeps_the_pictures_shown_and_only_the_newest_others() -> None:
+    """A table edited into a new picture at every move: the server keeps each picture a message shows, and of
+    the others only the newest ``PHOTOS_LOOSE`` (a file id among them still sends its picture again); a
+    restart's state keeps only the pictures shown; a deleted message's picture is no longer shown."""
+    async with server_and_bot(None, -7) as (server, bot):
+        pictures = []
+        for shade in range(PHOTOS_LOOSE + 40):
+            out = BytesIO()
+            Image.new("RGB", (8, 8), (shade % 256, shade // 256, 90)).save(out, format="PNG")
+            pictures.append(out.getvalue())
+        kept = await bot.send_photo(5, pictures[0], caption="a result")  # shown for good
+        table = await bot.send_photo(-7, pictures[1], caption="the table")
+        ids = [table.photo[0].file_id]
+        for picture in pictures[2:]:
+            edited = await bot.edit_message_media(InputMediaPhoto(picture), -7, table.message_id)
+            assert isinstance(edited, TelegramMessage)
+            ids.append(edited.photo[0].file_id)
+        assert len(server.photos) == 2 + PHOTOS_LOOSE  # the two shown, and the newest of the others
+        assert ids[0] not in server.photos and kept.photo[0].file_id in server.photos
+        recent = ids[-5]  # shown a few edits ago: still sent again by its id
+        assert (await bot.send_photo(5, recent)).photo[0].file_id == recent
+        saved = server.snapshot()["photos"]
+        shown = {m.photo for m in server.messages.values() if m.photo}
+        assert set(saved) == shown and kept.photo[0].file_id in saved and len(saved) == 3
+        await bot.delete_message(5, kept.message_id)
+        assert kept.photo[0].file_id not in server.snapshot()["photos"]
         assert server.violations == []

@@ -36,10 +36,11 @@ from bot.menus import (
     render_cancel_vote,
     render_kick_choices,
     render_lobby,
+    render_lobby_started,
     render_settings,
     render_stats,
 )
-from bot.present import GAMES
+from bot.present import GAMES, game_title
 from bot.render import (
     Seating,
     render_deal_result,
@@ -415,8 +416,37 @@ def test_settings_menu_offers_every_value_and_only_those(lang: str) -> None:
     classic = apply_setting(ChatSettings(), "deck", "32")
     assert classic is not None and classic.options["classic"]["deck"] == 32
     assert find_variant("classic").options(classic.options["classic"])  # the options a game will accept
-    for key, value in (("timer", "7"), ("deck", "40"), ("lang", "de"), ("level", "genius"), ("nope", "1")):
+    for key, value in (("timer", "7"), ("deck", "40"), ("lang", "de"), ("level", "genius"), ("nope", "1"),
+                       ("table", "photo")):  # fmt: skip
         assert apply_setting(ChatSettings(), key, value) is None
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_setting_shows_a_picture_by_default_and_switches_to_text_and_back(lang: str) -> None:
+    """Issue 34: "Table: picture / text", a picture unless the chat chose the text."""
+    settings = ChatSettings()
+    assert settings.table == "picture"
+    for shown, then in (("picture", "text"), ("text", "picture")):
+        text, markup = render_settings(settings, "Friends", lang)
+        assert t(lang, "settings.table", table=t(lang, f"settings.table_{shown}")) in text
+        assert f"s:table={then}" in keyboard_data(markup)
+        changed = apply_setting(settings, "table", then)
+        assert changed is not None and changed.table == then
+        settings = changed
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_lobby_that_began_says_who_plays_and_offers_nothing(lang: str) -> None:
+    """A picture table is a message of its own: the lobby's message then names the teams (or the players),
+    escaped, with no button left to press."""
+    seats = [LobbySeat(s, name) for s, name in enumerate(["Ann <3", "Bob", "Cid", "Dan"])]
+    text = render_lobby_started("classic", {"deck": 32}, seats, lang)
+    assert text.startswith(t(lang, "lobby.started", game=game_title("classic", lang)))
+    seating = Seating(("Ann <3", "Bob", "Cid", "Dan"))
+    assert seating.team(0, lang) in text and seating.team(1, lang) in text and "Ann &lt;3" in text
+    assert "32" in text and t(lang, "lobby.how") not in text
+    czech = render_lobby_started("czech", {}, seats[:3], lang)
+    assert "Ann &lt;3, Bob, Cid" in czech
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

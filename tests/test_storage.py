@@ -185,7 +185,9 @@ async def test_newer_schema_version(tmp_path: Path) -> None:
 async def test_chat_round_trip_settings_and_migration(storage: Storage) -> None:
     chat = await storage.chats.ensure(-1, "Friends", "group")
     assert chat.settings == ChatSettings()
-    settings = ChatSettings(language="ru", default_variant="classic", options={"classic": {"deck": 32}}, turn_timer=0)
+    settings = ChatSettings(
+        language="ru", default_variant="classic", options={"classic": {"deck": 32}}, turn_timer=0, table="text"
+    )
     await storage.chats.save_settings(-1, settings)
     saved = await storage.chats.get(-1)
     assert saved is not None and saved.settings == settings
@@ -269,13 +271,16 @@ async def test_seats(storage: Storage) -> None:
     ]
     await storage.games.set_hand_message(game.game_id, 1, 555, 0)
     await storage.games.set_lobby_message(game.game_id, 11)
-    await storage.games.set_table_message(game.game_id, 12, 0)
+    await storage.games.set_table_message(game.game_id, 12, 0, picture=True)
     await storage.games.set_announced_deals(game.game_id, 3)
     seats = await storage.games.seats(game.game_id)
     assert (seats[1].hand_message_id, seats[1].hand_deal_no) == (555, 0)
     row = await storage.games.get(game.game_id)
     assert row is not None
     assert (row.lobby_message_id, row.table_message_id, row.table_deal_no, row.announced_deals) == (11, 12, 0, 3)
+    assert row.table_picture  # a restart edits the table as the picture it is
+    await storage.games.set_table_message(game.game_id, 13, 1)
+    assert (again := await storage.games.get(game.game_id)) is not None and not again.table_picture
     await storage.games.set_seat_holder(game.game_id, 2, user_id=3)
     assert (await storage.games.seats(game.game_id))[2].user_id == 3
     await storage.games.leave_seat(game.game_id, 0)
