@@ -14,7 +14,7 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -30,6 +30,7 @@ PLATE = (250, 250, 247)
 TO_MOVE = (255, 213, 79)
 TAKER = (129, 199, 132)
 INK = (28, 31, 35)
+WHITE = (255, 255, 255)
 MUTED = (96, 104, 112)
 RED = (198, 40, 40)
 BLACK = (26, 26, 26)
@@ -42,7 +43,7 @@ FRENCH = {Suit.SPADES: ("♠", BLACK), Suit.CLUBS: ("♣", BLACK), Suit.DIAMONDS
 GERMAN = {Suit.HEARTS: ("heart", RED), Suit.SPADES: ("leaf", GREEN), Suit.CLUBS: ("acorn", BROWN),
           Suit.DIAMONDS: ("bell", GOLD)}  # fmt: skip
 GERMAN_RANKS = {Rank.JACK: "U", Rank.QUEEN: "O", Rank.KING: "K", Rank.ACE: "A"}
-JPEG_QUALITY = 85
+JPEG_QUALITY = 80
 
 
 @dataclass(frozen=True)
@@ -254,13 +255,30 @@ def _faces(play: Placed, german: bool, kozel: Card | None) -> list[Image.Image]:
     return [card_face(card, german, card == kozel) for card in play.cards]
 
 
-def _chip(draw: ImageDraw.ImageDraw, at: tuple[float, float], label: str, fill: tuple[int, int, int],
-          ink: tuple[int, int, int] = INK) -> None:  # fmt: skip
+@lru_cache(maxsize=1024)
+def _lettering(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """``text`` in the bold typeface as a mask, and where its corner lies from the anchor point: written once,
+    pasted in its colour at every picture that shows it (rendering the glyphs cost a quarter of a picture)."""
+    font = _font(size, True)
+    left, top, right, bottom = (round(v) for v in font.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+def _write(image: Image.Image, at: tuple[float, float], text: str, size: int, fill: tuple[int, int, int], *,
+           anchor: str = "la") -> None:  # fmt: skip
+    """Write ``text`` in bold at ``at`` (its ``anchor`` point, as Pillow's anchors say)."""
+    mask, left, top = _lettering(text, size, anchor)
+    image.paste(fill, (round(at[0]) + left, round(at[1]) + top), mask)
+
+
+def _chip(image: Image.Image, at: tuple[float, float], label: str, fill: tuple[int, int, int]) -> None:
     """A small rounded label centred ``at``."""
-    font = _font(20, True)
-    half = draw.textlength(label, font=font) / 2 + 10
-    draw.rounded_rectangle([at[0] - half, at[1] - 14, at[0] + half, at[1] + 14], radius=12, fill=fill)
-    draw.text(at, label, font=font, fill=ink, anchor="mm")
+    half = _lettering(label, 20, "mm")[0].width / 2 + 10
+    ImageDraw.Draw(image).rounded_rectangle([at[0] - half, at[1] - 14, at[0] + half, at[1] + 14], radius=12,
+                                           fill=fill)  # fmt: skip
+    _write(image, at, label, 20, INK, anchor="mm")
 
 
 def draw_table(scene: TableScene) -> bytes:
@@ -268,9 +286,9 @@ def draw_table(scene: TableScene) -> bytes:
     n, text = scene.players, scene.text
     image = empty_table(n).copy()
     draw = ImageDraw.Draw(image)
-    draw.text((24, 16), text.title, font=_font(30, True), fill=(255, 255, 255))
+    _write(image, (24, 16), text.title, 30, WHITE)
     if text.trump:  # the trump suit in the corner, big, all deal long (the trump card leaves with the stock)
-        draw.text((WIDTH - 24, 16), text.trump, font=_font(30, True), fill=(255, 255, 255), anchor="ra")
+        _write(image, (WIDTH - 24, 16), text.trump, 30, WHITE, anchor="ra")
 
     for play in scene.plays:
         x, y = place(play.seat, n, 215 if n <= 4 else 270, 172)
@@ -280,9 +298,9 @@ def draw_table(scene: TableScene) -> bytes:
             draw.rounded_rectangle([box[0] - 5, box[1] - 5, box[2] + 5, box[3] + 5], radius=14, outline=outline,
                                    width=5)  # fmt: skip
         if play.top:
-            _chip(draw, ((box[0] + box[2]) / 2, box[3] + 4), text.top, TO_MOVE)
+            _chip(image, ((box[0] + box[2]) / 2, box[3] + 4), text.top, TO_MOVE)
         if play.molodka:
-            _chip(draw, (box[0] + 14, box[1] - 1), text.molodka, GOLD)
+            _chip(image, (box[0] + 14, box[1] - 1), text.molodka, GOLD)
 
     middle = (WIDTH / 2, HEIGHT / 2 + 20)
     if scene.stock or scene.trump_card is not None:  # four-card Kozel: the stock, and its trump card (F4, F5)
@@ -296,11 +314,9 @@ def draw_table(scene: TableScene) -> bytes:
         back = card_back()
         image.paste(back, (round(middle[0] - CARD_W / 2), round(middle[1] - CARD_H / 2)), back)
     if text.stock:
-        draw.text((middle[0] - 4, middle[1] + CARD_H / 2 + 16), text.stock, font=_font(22, True),
-                  fill=(255, 255, 255), anchor="mm")  # fmt: skip
+        _write(image, (middle[0] - 4, middle[1] + CARD_H / 2 + 16), text.stock, 22, WHITE, anchor="mm")
     if scene.taker is not None and text.taken_by:
-        draw.text((middle[0], middle[1] - CARD_H / 2 - 24), text.taken_by, font=_font(26, True),
-                  fill=(255, 255, 255), anchor="mm")  # fmt: skip
+        _write(image, (middle[0], middle[1] - CARD_H / 2 - 24), text.taken_by, 26, WHITE, anchor="mm")
 
     marks = dict(text.marks)
     for seat in range(n):
@@ -308,8 +324,7 @@ def draw_table(scene: TableScene) -> bytes:
         name = text.names[seat] if seat < len(text.names) else "?"
         if len(name) > 14:
             name = name[:13] + "…"
-        label = _font(26, True)
-        width = draw.textlength(name, font=label) + (30 if seat in text.computers else 0) + 36
+        width = _lettering(name, 26, "lm")[0].width + (30 if seat in text.computers else 0) + 36
         lit = seat == scene.to_move
         fill = TO_MOVE if lit else TAKER if seat == scene.taker else PLATE
         x = min(max(x, 12 + width / 2), WIDTH - 12 - width / 2)  # a long name stays in the picture
@@ -319,16 +334,15 @@ def draw_table(scene: TableScene) -> bytes:
         if seat in text.computers:
             _robot(draw, left, y - 10, MUTED)
             left += 30
-        draw.text((left, y - 10), name, font=label, fill=INK, anchor="lm")
+        _write(image, (left, y - 10), name, 26, INK, anchor="lm")
         cards = scene.hand_sizes[seat] if seat < len(scene.hand_sizes) else 0
         mini = mini_back()
         image.paste(mini, (round(x - 24), round(y + 3)), mini)
-        draw.text((x + 3, y + 17), str(cards), font=_font(24, True), fill=MUTED, anchor="lm")
+        _write(image, (x + 3, y + 17), str(cards), 24, MUTED, anchor="lm")
         if seat in marks:
             chip = (plate[2] - 8, plate[1] - 14, plate[2] + 46, plate[1] + 18)
             draw.rounded_rectangle(chip, radius=12, fill=RED)
-            draw.text(((chip[0] + chip[2]) / 2, (chip[1] + chip[3]) / 2), marks[seat], font=_font(20, True),
-                      fill=(255, 255, 255), anchor="mm")  # fmt: skip
+            _write(image, ((chip[0] + chip[2]) / 2, (chip[1] + chip[3]) / 2), marks[seat], 20, WHITE, anchor="mm")
 
     out = io.BytesIO()
     image.save(out, format="JPEG", quality=JPEG_QUALITY, optimize=False)

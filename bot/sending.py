@@ -8,10 +8,12 @@ a picture sent before is never drawn again."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -23,6 +25,9 @@ MAX_TEXT = 4096
 MAX_CAPTION = 1024
 FILE_IDS_KEPT = 4096  # pictures whose Telegram id is kept (a table's picture repeats within a deal)
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+# One thread draws the pictures, one after another: never behind a computer player thinking in the default
+# executor, and never two at once on the typeface's shared FreeType faces.
+DRAWING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="drawing")
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,12 +87,14 @@ class FileIds:
     def get(self, photo: Picture) -> str | None:
         return self._ids.get(photo.key)
 
-    def media(self, photo: Picture) -> str | bytes:
-        """What a request carries for ``photo``: its file id when it was uploaded before, else its bytes."""
+    async def media(self, photo: Picture) -> str | bytes:
+        """What a request carries for ``photo``: its file id when it was uploaded before, else its bytes (drawn
+        in the drawing thread: Pillow lets go of the interpreter while it encodes, so the event loop, and every
+        hand waiting on it, goes on meanwhile)."""
         known = self._ids.get(photo.key)
         if known is not None:
             return known
-        data = photo.data
+        data = await asyncio.get_running_loop().run_in_executor(DRAWING, lambda: photo.data)
         self.uploads += 1
         self.uploaded_bytes += len(data)
         return data
@@ -113,7 +120,7 @@ async def post(bot: Bot, chat_id: int, render: Render, notify: bool, file_ids: F
         )
     message = await bot.send_photo(
         chat_id,
-        file_ids.media(render.photo),
+        await file_ids.media(render.photo),
         caption=render.text or None,
         parse_mode=ParseMode.HTML,
         reply_markup=render.markup,
@@ -151,6 +158,6 @@ async def change(bot: Bot, key: tuple[int, int], render: Render, method: str, fi
             reply_markup=render.markup,
         )  # fmt: skip
         return
-    media = InputMediaPhoto(file_ids.media(render.photo), caption=render.text, parse_mode=ParseMode.HTML)
+    media = InputMediaPhoto(await file_ids.media(render.photo), caption=render.text, parse_mode=ParseMode.HTML)
     message = await bot.edit_message_media(media, chat_id=chat_id, message_id=message_id, reply_markup=render.markup)
     file_ids.remember(render.photo, message)
