@@ -2,6 +2,7 @@
 API server of the tests, all on this machine.
 
     python -m bench.bot_load [--games 200] [--seconds 60] [--limits] [--computers K [--workers W]] [--fail-rate F]
+                             [--table picture|text]
 
 Prints one JSON object: card plays processed per second, press-to-table-edit latency (p50/p99), Bot API calls
 per card played, and memory per active game (allocations made by engine/, storage/ and bot/ code, traced).
@@ -9,7 +10,8 @@ Without ``--limits`` the rate limiter and the group pacing are off (the bot's ow
 Telegram's (30 requests a second overall, 20 a minute per group), which caps what any bot can do, and the
 fake server enforces Telegram's flood control too: ``flood_429`` counts the requests it refused with 429.
 ``--fail-rate F`` answers that share of sends, edits and deletes with 502 (``retries`` counts what the
-publisher tried again).
+publisher tried again).  ``--table`` is how every group shows its table (a picture, the default, or a text):
+the table's staleness counts its edits of either kind, and ``uploaded_kb_per_card`` the pictures' bytes.
 The fake server runs in the same process and on the same core, so its work is counted against the bot.
 With ``--computers K`` every table seats K strong computer players (default budget and pause) beside 4 − K
 people, who think in W worker processes (0: threads of the bot's process): the latency of the people's
@@ -72,6 +74,30 @@ FAIR_SAMPLES = 5  # a table's own-hand waits needed before its p99 is compared w
 SAMPLE_EVERY = 15.0  # seconds between two looks at the bot's memory and backlog
 
 
+TABLE_EDITS = frozenset({"editMessageText", "editMessageMedia", "editMessageCaption"})  # a group's table changed
+
+
+def group_of(index: int) -> int:
+    return -10_000 - index
+
+
+async def show_tables_as(runner: BotRunner, games: int, table: str) -> None:
+    """Every group of the run shows its table as ``table``, as if each had chosen it in /settings."""
+    chats = runner.uses.chats.storage.chats
+    for index in range(games):
+        chat = await chats.known(group_of(index))
+        await chats.save_settings(group_of(index), chat.settings.model_copy(update={"table": table}))
+
+
+def table_edits(calls: list[Any]) -> dict[int, list[float]]:
+    """When each group's messages (its table, above all) were edited."""
+    edits: dict[int, list[float]] = {}
+    for call in calls:
+        if call.method in TABLE_EDITS and str(call.params.get("chat_id", "")).startswith("-"):
+            edits.setdefault(int(call.params["chat_id"]), []).append(call.at)
+    return edits
+
+
 async def open_games(
     server: FakeTelegram, runner: BotRunner, games: int, computers: int = 0
 ) -> list[tuple[int, list[Person]]]:
@@ -88,7 +114,7 @@ async def open_games(
 async def open_game(
     server: FakeTelegram, runner: BotRunner, index: int, computers: int = 0
 ) -> tuple[int, list[Person]]:
-    chat_id = -10_000 - index
+    chat_id = group_of(index)
     server.add_group(chat_id, f"Group {index}")
     people: list[Person] = []
     for seat in range(4 - computers):
@@ -130,6 +156,7 @@ async def run(
     *,
     fail_rate: float = 0.0,
     pace: float = 0.0,
+    table: str = "picture",
 ) -> dict[str, Any]:
     server = FakeTelegram(limits=Limits() if limits else None)
     server.fail_rate = fail_rate
@@ -142,6 +169,7 @@ async def run(
             settings.update(group_messages_per_minute=0)
         runner = BotRunner(server, Path(tmp) / "load.db", **settings)
         await runner.start()
+        await show_tables_as(runner, games, table)
         tracemalloc.start()
         before, _ = tracemalloc.get_traced_memory()
         opened = await open_games(server, runner, games, computers)
@@ -191,10 +219,8 @@ async def run(
         limited = Counter(m for m in by_method.elements() if m not in EXEMPT)
         calls = sum(by_method.values())
 
-        edits: dict[int, list[float]] = {}
-        for call in server.calls:
-            if call.method == "editMessageText" and str(call.params.get("chat_id", "")).startswith("-"):
-                edits.setdefault(int(call.params["chat_id"]), []).append(call.at)
+        edits = table_edits(server.calls)
+        pictures = server.uploads(first_call)
         latencies = []
         for chat_id, at in presses:
             later = [e for e in edits.get(chat_id, []) if e >= at]
@@ -206,6 +232,7 @@ async def run(
     await server.stop()
     return {
         "games": games,
+        "table": table,
         "limits": limits,
         "computers_per_table": computers,
         "computer_workers": workers,
@@ -227,6 +254,8 @@ async def run(
         "bot_api_calls_per_card_by_method": {m: round(n / played, 3) for m, n in sorted(by_method.items())}
         if played
         else None,
+        "pictures_uploaded": len(pictures),
+        "uploaded_kb_per_card": round(sum(map(len, pictures)) / 1000 / played, 1) if played else None,
         "memory_per_active_game_kib": round((bot_bytes - before) / games / 1024, 1),
         "spec_violations": len(server.violations),
         "flood_429": len(server.limited) - first_limited,
@@ -333,13 +362,11 @@ async def play_people(conn: Connection, plan: Plan) -> None:
     by_method = Counter(c.method for c in calls if c.method != "getUpdates")
     arrived = [c.at for c in calls if c.method not in EXEMPT]
     limited = Counter(m for m in by_method.elements() if m not in EXEMPT)
-    table_edits: dict[int, list[float]] = {}
-    for call in calls:
-        if call.method == "editMessageText" and str(call.params.get("chat_id", "")).startswith("-"):
-            table_edits.setdefault(int(call.params["chat_id"]), []).append(call.at)
+    edits = table_edits(calls)
     staleness = [
-        min(later) - at for chat_id, at in presses if (later := [e for e in table_edits.get(chat_id, []) if e >= at])
+        min(later) - at for chat_id, at in presses if (later := [e for e in edits.get(chat_id, []) if e >= at])
     ]
+    pictures = server.uploads(first_call)
     worst = [pct(v, 0.99) for v in watch.own_by_table().values()]
     # Past capacity each table gets a move only now and then: a table's p99 over a sample or two is one wait.
     # Fairness is judged on the second half of the run (the queues built up) by each table's moves and by the
@@ -381,7 +408,9 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             "turn_hand_ms_p99": pct(watch.turn, 0.99),
             "table_staleness_ms_p50": pct(staleness, 0.5),
             "table_staleness_ms_p99": pct(staleness, 0.99),
-            "tables_never_edited": sum(1 for chat_id, _ in opened if chat_id not in table_edits),
+            "tables_never_edited": sum(1 for chat_id, _ in opened if chat_id not in edits),
+            "pictures_uploaded": len(pictures),
+            "uploaded_kb_per_card": round(sum(map(len, pictures)) / 1000 / played, 1) if played else None,
             "flood_429": len(server.limited) - first_limited,
             "flood_429_first": server.limited[first_limited : first_limited + 3],
             "server_busiest_second_of_limited_calls": busiest_second(arrived),
@@ -407,7 +436,14 @@ async def play_people(conn: Connection, plan: Plan) -> None:
 
 
 async def run_split(
-    games: int, seconds: float, limits: bool, *, fail_rate: float = 0.0, pace: float = 4.0, cruise: float | None = None
+    games: int,
+    seconds: float,
+    limits: bool,
+    *,
+    fail_rate: float = 0.0,
+    pace: float = 4.0,
+    cruise: float | None = None,
+    table: str = "picture",
 ) -> dict[str, Any]:
     """The bot alone in this process (its CPU and memory measured), the fake server and the people in
     another."""
@@ -433,6 +469,7 @@ async def run_split(
             settings.update(rate_cruise_share=cruise)
         runner = BotRunner(cast(FakeTelegram, address), Path(tmp) / "load.db", **settings)
         await runner.start()
+        await show_tables_as(runner, games, table)
         settle_heap()  # as ``python -m bot`` does once the application is built
         tracemalloc.start()
         before, _ = tracemalloc.get_traced_memory()
@@ -494,6 +531,7 @@ async def run_split(
     side.join(30)
     played = result["cards_played"]
     result.update(
+        table=table,
         bot_cpu_ms_per_card=round(1000 * cpu / played, 2) if played else None,
         bot_cpu_share=round(cpu / result["seconds"], 2),
         bot_memory_per_game_kib=round((bot_bytes - before) / games / 1024, 1),
@@ -695,6 +733,7 @@ def main() -> None:
         "--split", action="store_true", help="the server and the people in another process (needs --pace)"
     )
     parser.add_argument("--cruise", type=float, help="the bot's RATE_CRUISE_SHARE (with --split)")
+    parser.add_argument("--table", choices=("picture", "text"), default="picture", help="how the groups show it")
     args = parser.parse_args()
     if args.split:
         print(
@@ -707,14 +746,16 @@ def main() -> None:
                         fail_rate=args.fail_rate,
                         pace=args.pace,
                         cruise=args.cruise,
+                        table=args.table,
                     )
                 )
             )
         )
         return
     result = run(
-        args.games, args.seconds, args.limits, args.computers, args.workers, fail_rate=args.fail_rate, pace=args.pace
-    )
+        args.games, args.seconds, args.limits, args.computers, args.workers, fail_rate=args.fail_rate, pace=args.pace,
+        table=args.table,
+    )  # fmt: skip
     print(json.dumps(asyncio.run(result)))
 
 
