@@ -61,6 +61,7 @@ from typing import Any, cast
 
 from bot import callbacks
 from bot.app import settle_heap
+from bot.clock import Clock
 from engine.actions import Kind
 from playground.botapi import EXEMPT, Limits
 from playground.botapi import BotApiServer as FakeTelegram
@@ -266,10 +267,14 @@ async def run(
 
 @dataclass
 class Address:
-    """Where the bot in this process finds the fake server of the other process."""
+    """Where the bot in this process finds the fake server of the other process, whose clock is the real one."""
 
     token: str
     base_url: str
+
+    @property
+    def clock(self) -> Clock:
+        return Clock()
 
 
 @dataclass(frozen=True)
@@ -467,7 +472,7 @@ async def run_split(
             settings.update(group_messages_per_minute=0)
         if cruise is not None:
             settings.update(rate_cruise_share=cruise)
-        runner = BotRunner(cast(FakeTelegram, address), Path(tmp) / "load.db", **settings)
+        runner = BotRunner(cast(FakeTelegram, address), Path(tmp) / "load.db", http=True, **settings)  # over a socket
         await runner.start()
         await show_tables_as(runner, games, table)
         settle_heap()  # as ``python -m bot`` does once the application is built
