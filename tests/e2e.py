@@ -363,6 +363,19 @@ async def play_turn(person: Person, rng: random.Random) -> bool:
     return False
 
 
+async def one_move(
+    world: World, people: list[Person], game_id: int, rng: random.Random
+) -> tuple[Person, GameState, GameRow, GameState]:
+    """The player to move makes one move, and the bot settles: who moved, the game before, its row and state
+    after."""
+    _, before = await replay(world, game_id)
+    mover = next(p for p in people if p.my_turn())
+    assert await play_turn(mover, rng)
+    await world.runner.settle()
+    row, after = await replay(world, game_id)
+    return mover, before, row, after
+
+
 async def play_until(people: list[Person], done: Any, rng: random.Random, max_moves: int = 5000) -> int:
     """Let the people play until ``done()`` is true; returns the number of moves made."""
     moves = 0

@@ -12,7 +12,7 @@ from PIL import Image
 from bot.present import Seating
 from bot.render import render_deal_result
 from playground.botapi import Message
-from tests.e2e import GROUP, World, button, finished, open_game, play_moves, play_turn, replay, table_shown_as
+from tests.e2e import GROUP, World, button, finished, one_move, open_game, play_moves, table_shown_as
 
 
 def calls_on(world: World, message_id: int, *methods: str) -> int:
@@ -44,11 +44,7 @@ async def test_the_table_is_a_picture_kept_current_in_place_and_becomes_its_deal
     rng, pictures = random.Random(34), {first.photo}
     seating = Seating(tuple(p.name for p in people), "Friends")
     while True:
-        _, before = await replay(world, game.game_id)
-        mover = next(p for p in people if p.my_turn())
-        assert await play_turn(mover, rng)
-        await world.runner.settle()
-        row, state = await replay(world, game.game_id)
+        _, before, row, state = await one_move(world, people, game.game_id, rng)
         if state.deals:
             break
         table = world.server.messages[(GROUP, first.message_id)]

@@ -21,6 +21,7 @@ from tests.e2e import (
     World,
     button,
     eventually,
+    one_move,
     open_game,
     play_turn,
     replay,
@@ -84,11 +85,7 @@ async def test_the_card_that_completes_a_trick_is_shown_with_who_took_it(world: 
     seen_mid_deal = False
     table_id, hands = 0, dict[int, int]()
     while True:
-        _, before = await replay(world, game.game_id)
-        mover = next(p for p in people if p.my_turn())
-        assert await play_turn(mover, rng)
-        await world.runner.settle()
-        row, state = await replay(world, game.game_id)
+        mover, before, row, state = await one_move(world, people, game.game_id, rng)
         completing = state.history[-1]
         if completing.kind is not Kind.PLAY:  # a redeal (C6): no trick
             continue
