@@ -172,7 +172,8 @@ async def test_a_person_plays_a_four_card_deal_against_computers_in_a_browser(up
                     await asyncio.sleep(0.05)
                     continue
                 on_table = hand["text"].partition("On the table:")[2].partition("Penalty points:")[0].count("🤖")
-                if SCREENSHOT and not shot and "Your turn" in hand["text"] and (on_table >= 2 or moves > 8):
+                pictured = await group.locator("img.photo").count()  # the table, once the group's budget let it go
+                if SCREENSHOT and not shot and "Your turn" in hand["text"] and pictured and (on_table >= 2 or moves > 8):
                     await page.screenshot(path=SCREENSHOT)
                     shot = True
                 actions = [k["data"] for k in hand["keys"] if GAME_KEY.fullmatch(k["data"]) and ":a" in k["data"]]
