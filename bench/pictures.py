@@ -2,8 +2,9 @@
 
     python -m bench.pictures [--states 300]
 
-For each game, positions of random play, drawn by ``bot.render.table_picture`` after one picture has filled
-the caches (the card faces and the empty table, drawn once per process; that first picture is shown apart).
+For each game, positions of random play, drawn by ``bot.render.table_picture`` once the caches are full: the
+empty table and each card's face are drawn once per process, and that cost is shown apart (the first picture,
+and then the rest of the deck's faces).
 Also the bytes after the JPEG round trip at quality 80 that Telegram's recompression is like.  Times are the
 thread's CPU time (a picture is drawn on the event loop's thread, and a shared machine's waits are not its
 cost); run it pinned to one core: ``taskset -c 0 python -m bench.pictures``.
@@ -19,7 +20,8 @@ import time
 
 from PIL import Image
 
-from bot.present import Seating
+from bot.pictures import card_face
+from bot.present import Seating, presenter
 from bot.render import table_picture
 from engine import find_variant
 
@@ -40,6 +42,10 @@ def main() -> None:
         started = time.thread_time()
         _ = table_picture(state.view(None), names, frozenset({1}), "en").data
         first = time.thread_time() - started
+        look = presenter(variant)  # every card face drawn once, as a process does over its first pictures
+        for card in find_variant(variant).deck:
+            card_face(card, look.german_cards, card == look.marked_card)
+        faces = time.thread_time() - started - first
         times: list[float] = []
         sizes: list[int] = []
         recompressed: list[int] = []
@@ -59,6 +65,7 @@ def main() -> None:
         report.append({
             "game": f"{variant} {options or ''}".strip(),
             "first_ms": round(first * 1000, 1),
+            "every_card_face_ms": round(faces * 1000, 1),
             "p50_ms": round(times[len(times) // 2] * 1000, 2),
             "p99_ms": round(times[min(len(times) - 1, round(0.99 * (len(times) - 1)))] * 1000, 2),
             "kb_p50": round(sorted(sizes)[len(sizes) // 2] / 1000, 1),
