@@ -306,6 +306,8 @@ class Notifier:
         async def to_group() -> None:  # after the finished deal's table was posted, if it was still on its way
             if closing is not None:
                 await self.table.close_deal(live, closing)
+                if ending:  # the last deal's result shows before the end of the series below it
+                    await self.publisher.flush([live.game.chat_id])
             for text, photo in ending:
                 await self.publisher.send(live.game.chat_id, text, photo=photo)
             await self.storage.games.set_announced_deals(live.game_id, announced)

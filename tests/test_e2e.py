@@ -139,6 +139,9 @@ async def test_a_group_plays_a_complete_series(world: World, command: str, playe
     assert render_deal_result(state.deals[-1], row.variant, seating, "en") in final
     assert render_outcome(state.outcome, row.variant, seating, "en") in final
     assert (group[-1].photo is not None) == (table == "picture")
+    shown = [(s.chat_id, s.message_id) for s in world.server.shown]
+    closed_at = max(i for i, key in enumerate(shown) if key == (GROUP, row.table_message_id))
+    assert closed_at < shown.index((GROUP, group[-1].message_id)), "the series' end came above its last deal's"
     for result in state.deals[:-1]:
         told = [m for m in group if render_deal_result(result, row.variant, seating, "en") in m.text]
         assert told and all((m.photo is not None) == (table == "picture") for m in told), result
