@@ -7,7 +7,6 @@ Without BOT_TOKEN it starts the playground (the bot on the embedded Bot API serv
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 
@@ -15,6 +14,7 @@ from pydantic import ValidationError
 
 from bot.app import ALLOWED_UPDATES, build_application, settle_heap, webhook_options
 from bot.config import Settings, explain
+from bot.logs import configure
 from engine.compiled import CoreMissingError, core
 from playground.runner import run as run_playground
 
@@ -47,8 +47,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return run_playground(settings)  # no token: the bot on the embedded Bot API server, with a web page
     os.environ.setdefault("PTB_TIMEDELTA", "1")  # flood waits as timedelta, the library's future default
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    configure(settings.log_level, settings.log_format)
     application = build_application(settings)
     settle_heap()
     # SIGTERM and SIGINT stop either runner cleanly (post_stop sends what is owed, post_shutdown closes); a 5xx or

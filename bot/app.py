@@ -21,10 +21,12 @@ from bot import handlers, wiring
 from bot.clock import Clock
 from bot.config import Settings
 from bot.floods import waiting_out_floods
-from bot.health import Liveness, PollingRequest, report
+from bot.health import Liveness, ObservedRequest, report
 from bot.health import application as health_app
 from bot.i18n import LANGUAGES, t
 from bot.lobby import new_seed
+from bot.logs import note
+from bot.metrics import Metrics
 from bot.publisher import Publisher
 from storage import Storage
 
@@ -62,12 +64,14 @@ def build_application(
     builder = builder.concurrent_updates(settings.concurrent_updates)
     liveness = Liveness(clock, mode="webhook" if settings.webhook_url else "polling")
     poll_timeout = settings.poll_timeout_seconds + 10.0
+    calls: BaseRequest
     if transport is not None:
-        builder = builder.request(transport(REQUEST_READ_TIMEOUT))
-        polling: BaseRequest = transport(poll_timeout)
-    else:
+        calls, polling = transport(REQUEST_READ_TIMEOUT), transport(poll_timeout)
+    else:  # python-telegram-bot's own connections, as its builder makes them
+        calls = HTTPXRequest(connection_pool_size=256, read_timeout=REQUEST_READ_TIMEOUT)
         polling = HTTPXRequest(connection_pool_size=1, read_timeout=poll_timeout)
-    builder = builder.get_updates_request(PollingRequest(liveness, polling))
+    builder = builder.request(ObservedRequest(liveness, calls))
+    builder = builder.get_updates_request(ObservedRequest(liveness, polling, polling=True))
 
     async def post_init(application: Application) -> None:  # type: ignore[type-arg]
         liveness.start()
@@ -88,10 +92,19 @@ def build_application(
             storage, publisher, application.bot.username, settings, executor=executor, seeds=seeds
         )
         application.bot_data.update(storage=storage, publisher=publisher, uses=uses, executor=executor)
+        metrics = Metrics(uses, liveness, storage).hooked(uses, storage, clock.monotonic) if settings.metrics else None
+        application.bot_data.update(metrics=metrics, liveness=liveness)
         restored = await uses.restore()
+
+
+        def back() -> None:  # the calls that waited go on, and what was given up before is brought up to date
+            publisher.telegram_back()
+            clock.tasks.spawn(uses.catch_up())
+
+        liveness.on_gone, liveness.on_back = publisher.telegram_gone, back
         await command_menus(application, clock)
         if settings.health_port:
-            await start_health(application, settings, liveness)
+            await start_health(application, settings, liveness, metrics)
         log.info("started as @%s; %d running games restored", application.bot.username, restored)
 
     async def post_stop(application: Application) -> None:  # type: ignore[type-arg]
@@ -117,7 +130,8 @@ def build_application(
     application = builder.post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown).build()
 
     async def heard(update: Update, context: Context) -> None:
-        liveness.note_update()
+        liveness.note_update(update_kind(update))
+        note(chat=update.effective_chat.id if update.effective_chat else None)  # what this update's records are about
 
     # Before every real handler, and in a group of its own: a group runs one handler per update, and
     # bot.handlers' first one (an update seen once) is in group -1.
@@ -140,6 +154,17 @@ async def stop_application(application: Application, *, started: bool = True) ->
     await application.shutdown()
     if application.post_shutdown:
         await application.post_shutdown(application)
+
+
+def polling_errors(application: Application) -> Callable[[TelegramError], None]:  # type: ignore[type-arg]
+    """What a failed poll does when the updater is started by hand (the playground, the tests), as
+    ``run_polling`` does it: the application's error handler hears of it (``bot.handlers.errors``), which
+    leaves saying that Telegram is gone to ``bot.health``."""
+
+    def failed(error: TelegramError) -> None:
+        application.create_task(application.process_error(None, error))
+
+    return failed
 
 
 def settle_heap() -> None:
@@ -167,8 +192,22 @@ def webhook_options(settings: Settings, secret: str) -> dict[str, Any]:
     }
 
 
-async def start_health(application: Application, settings: Settings, liveness: Liveness) -> None:  # type: ignore[type-arg]
-    """Serve GET /health on HEALTH_HOST:HEALTH_PORT (see ``bot.health``) until the application shuts down."""
+def update_kind(update: Update) -> str:
+    """What an update is, as the metrics count it."""
+    for kind in ALLOWED_UPDATES:
+        if getattr(update, kind, None) is not None:
+            return kind
+    return "other"
+
+
+async def start_health(
+    application: Application,  # type: ignore[type-arg]
+    settings: Settings,
+    liveness: Liveness,
+    metrics: Metrics | None = None,
+) -> None:
+    """Serve GET /health on HEALTH_HOST:HEALTH_PORT (see ``bot.health``), and GET /metrics with ``metrics``,
+    until the application shuts down."""
     async def answer() -> tuple[bool, dict[str, Any]]:
         storage = application.bot_data.get("storage")
         running = application.updater is not None and application.updater.running
@@ -176,7 +215,7 @@ async def start_health(application: Application, settings: Settings, liveness: L
             liveness, storage if isinstance(storage, Storage) else None, running, settings.health_poll_slack_seconds
         )
 
-    runner = web.AppRunner(health_app(answer), access_log=None)
+    runner = web.AppRunner(health_app(answer, metrics.render if metrics else None), access_log=None)
     await runner.setup()
     await web.TCPSite(runner, settings.health_host, settings.health_port).start()
     application.bot_data["health"] = runner

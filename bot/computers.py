@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Callable
 from concurrent.futures import Executor
 
 from bot.clock import Clock
@@ -43,6 +44,7 @@ class Computers:
         self.executor = executor  # where they think (None: the loop's default thread pool)
         self.fallbacks = 0  # choices that failed or were refused, so the basic player chose instead
         self.decisions = 0  # choices asked of a computer player (its own seats, and turns a person let run out)
+        self.on_decision: Callable[[float], None] | None = None  # told each decision's thinking time, in seconds
         self._drivers: dict[int, asyncio.Task[None]] = {}
 
     def drive(self, live: Live) -> None:
@@ -115,8 +117,12 @@ class Computers:
         """A computer player's decision, computed off the event loop (a worker process by default)."""
         loop = asyncio.get_running_loop()
         self.decisions += 1
+        started = self.clock.monotonic()
         try:
-            return await loop.run_in_executor(self.executor, decide, level, view, seed, self.budget)
+            decided = await loop.run_in_executor(self.executor, decide, level, view, seed, self.budget)
+            if self.on_decision is not None:
+                self.on_decision(self.clock.monotonic() - started)
+            return decided
         except Exception:  # never let a seat stall: the heuristics always have an answer
             self.fallbacks += 1
             log.exception("computer player %s failed; the basic player decides", level)

@@ -6,8 +6,9 @@ import difflib
 import re
 import secrets
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
@@ -48,6 +49,10 @@ class Settings(BaseSettings):
     health_port: int = 0
     # How long without a successful poll of Telegram the health endpoint still calls long polling healthy.
     health_poll_slack_seconds: float = 90.0
+    # Prometheus metrics at GET /metrics of the health endpoint (it needs HEALTH_PORT; mind HEALTH_HOST).
+    metrics: bool = False
+    # The log: "text", lines for people, or "json", one JSON object a line for a machine.
+    log_format: Literal["text", "json"] = "text"
 
     @field_validator("webhook_secret")
     @classmethod
@@ -55,6 +60,12 @@ class Settings(BaseSettings):
         if value is not None and value.get_secret_value() and not SECRET.fullmatch(value.get_secret_value()):
             raise ValueError("WEBHOOK_SECRET takes 1 to 256 of the characters A-Z a-z 0-9 _ -")
         return value
+
+    @model_validator(mode="after")
+    def _metrics_have_an_endpoint(self) -> Settings:
+        if self.metrics and not self.health_port:
+            raise ValueError("METRICS is served by the health endpoint: set HEALTH_PORT too")
+        return self
 
     def webhook_secret_or_new(self) -> str:
         """The configured secret, or a random one for this run (Telegram is told it by setWebhook)."""

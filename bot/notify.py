@@ -44,6 +44,7 @@ from bot.group_table import Closing, GroupTable
 from bot.i18n import t
 from bot.leaderboard import render_changes
 from bot.live import Live, LiveGames
+from bot.logs import about
 from bot.outbox import Kind
 from bot.pings import TurnPings
 from bot.publisher import Publisher
@@ -89,14 +90,17 @@ class Notifier:
             return
         game_id = next((key for e in events if (key := self._game_of(e)) is not None), None)
         pressed = {e.seat for e in events if isinstance(e, Pressed)}  # who is looking at his hand now
+        since = self.clock.monotonic()  # when the change was asked for: a hand's latency counts from here
         if game_id is None:
             for event in events:
-                await self._one(event, pressed)
+                await self._one(event, pressed, since)
             return
         lock = self.telling_lock(game_id)
-        async with lock:
-            for event in events:
-                await self._one(event, pressed)
+        live = self.games.get(game_id)
+        with about(game=game_id, chat=live.game.chat_id if live else None):
+            async with lock:
+                for event in events:
+                    await self._one(event, pressed, since)
         if not lock.locked() and self.games.get(game_id) is None:
             self._telling.pop(game_id, None)  # nothing is being told about it now
 
@@ -135,16 +139,17 @@ class Notifier:
             return live.game_id
         return event.lobby_of if isinstance(event, Say) else None
 
-    async def _one(self, event: Event, pressed: set[int]) -> None:
+    async def _one(self, event: Event, pressed: set[int], since: float) -> None:
         live = getattr(event, "live", None)
         if isinstance(live, Live):
             await live.settled()  # each render below reads the state before any further await
-        await self._one_event(event, pressed)
+        await self._one_event(event, pressed, since)
         if isinstance(live, Live):
             await self.pings.drop(live)
 
-    async def _one_event(self, event: Event, pressed: set[int]) -> None:
-        """Show one event; ``pressed``: the seats whose press caused it (their own hands come first)."""
+    async def _one_event(self, event: Event, pressed: set[int], since: float) -> None:
+        """Show one event; ``pressed``: the seats whose press caused it (their own hands come first);
+        ``since``: when its telling began."""
 
         def kind(live: Live, seat: int) -> Kind:
             """The presser looks at his hand; a player who may act now (out of turn) needs his at once too;
@@ -157,11 +162,11 @@ class Notifier:
             case Applied(live=live, seats=seats):
                 self.table.show(live)
                 for seat in seats:
-                    self.show_hand(live, seat, kind(live, seat))
+                    self.show_hand(live, seat, kind(live, seat), since)
             case TrickTaken():
                 pass  # the table of the same action shows it
             case TurnCame(live=live, seat=seat, version=version):
-                self.show_hand(live, seat, Kind.TURN_HAND)  # the hand stays where it is: he may be choosing cards in it
+                self.show_hand(live, seat, Kind.TURN_HAND, since)  # where it is: he may be choosing cards in it
                 if self.pings.delay(live.game_id, seat) <= 0:
                     await self.pings.send(live, seat)
                 else:
@@ -181,7 +186,7 @@ class Notifier:
                 self.pings.forget_presses(live.game_id)
                 await self.announce(live, before, last, winner)
             case HandChanged(live=live, seat=seat):
-                self.show_hand(live, seat, kind(live, seat))
+                self.show_hand(live, seat, kind(live, seat), since)
             case SeatChanged(live=live, seat=seat, key=key, name=name, back=back):
                 self.table.show(live)
                 if back:
@@ -221,12 +226,12 @@ class Notifier:
             away=live.seats[seat].stand_in is not None,
         )
 
-    def show_hand(self, live: Live, seat: int, kind: Kind = Kind.MESSAGE) -> None:
+    def show_hand(self, live: Live, seat: int, kind: Kind = Kind.MESSAGE, since: float | None = None) -> None:
         user = live.user_of(seat)
         message_id = live.seats[seat].hand_message_id if seat < len(live.seats) else None
         if user is not None and message_id is not None:
             text, markup = self.hand(live, seat)
-            self.publisher.edit(user, message_id, text, markup, kind=kind)
+            self.publisher.edit(user, message_id, text, markup, kind=kind, since=since)
 
     async def resend_hand(self, live: Live, seat: int, *, notify: bool = True, keep_old: bool = False) -> None:
         """Send the seat's hand as a new message at the bottom of the private chat (with a notification

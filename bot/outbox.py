@@ -308,7 +308,11 @@ class Outbox:
 
     def waiting(self) -> int:
         """How many calls wait for their turn."""
-        return sum(1 for chat in self._chats.values() for _, _, w in chat.waiting if not w.future.done())
+        return sum(self.waiting_by_kind().values())
+
+    def waiting_by_kind(self) -> Counter[Kind]:
+        """The calls waiting for their turn, by whom they are for."""
+        return Counter(w.kind for chat in self._chats.values() for _, _, w in chat.waiting if not w.future.done())
 
     async def _run(self) -> None:
         while True:

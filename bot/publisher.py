@@ -8,7 +8,8 @@
 - ``RetryAfter`` (429) is waited out and the newest render is retried.
 - Telegram's bad moments — a 5xx answer, a network error, a timeout (``NetworkError``, of which ``TimedOut``
   is one) — are retried with exponential backoff (``retry_base`` doubling up to ``retry_cap`` seconds, with
-  jitter, ``attempts`` times: minutes of trying before a message is given up, and then it is logged). A send
+  jitter, ``attempts`` times: minutes of trying before a message is given up, and then it is logged).  While
+  Telegram is known to be unreachable (``telegram_gone``), a failed call waits for it instead, uncounted. A send
   is retried until it is taken (a timeout after Telegram did take it may then show it twice: better than
   never; a request made after the bot's HTTP client was shut down is not retried); an edit that failed is
   never recorded as shown, so it is retried, and the same render scheduled
@@ -26,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections import Counter, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -41,6 +42,7 @@ from bot.sending import MAX_CAPTION, MAX_TEXT, FileIds, Picture, Render, change,
 log = logging.getLogger(__name__)
 
 UNSEEN_POLL = 1.0  # seconds between looks at whether a message still on its way has reached its chat
+SHOWN_KEPT = 20_000  # messages whose shown render the publisher keeps (every live table and hand, many times)
 
 
 class Publisher:
@@ -77,7 +79,9 @@ class Publisher:
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._sending: Counter[int] = Counter()  # chat -> messages on their way into it
         self._editing: Counter[int] = Counter()  # chat -> its messages with an edit on its way
-        self._shown: dict[tuple[int, int], tuple[str, str, str]] = {}
+        # what each message shows, and when it last changed, for the newest SHOWN_KEPT messages (a message
+        # forgotten here is only edited again even if unchanged, which Telegram answers "not modified")
+        self._shown: OrderedDict[tuple[int, int], tuple[str, str, str]] = OrderedDict()
         self.file_ids = FileIds()  # also counts the pictures uploaded and their bytes
         self._shown_at: dict[tuple[int, int], float] = {}  # when the message last changed before its reader
         self.calls: Counter[str] = Counter()
@@ -85,6 +89,11 @@ class Publisher:
         self.retries: Counter[str] = Counter()  # requests made again after a 5xx, network error or timeout
         self.unexpected = 0  # edits that raised something other than Telegram's errors (a bug)
         self.on_forbidden: Callable[[int], None] | None = None  # told of a private chat that refuses us (403)
+        # told, for a call made with ``since``, how long after ``since`` its change was shown, and for whom
+        self.on_latency: Callable[[Kind, float], None] | None = None
+        self._since: dict[tuple[int, int], float] = {}  # the earliest ``since`` of a message's pending render
+        self._reachable = asyncio.Event()  # cleared while Telegram is known to be unreachable
+        self._reachable.set()
 
     async def send(
         self,
@@ -95,16 +104,21 @@ class Publisher:
         notify: bool = False,
         kind: Kind = Kind.MESSAGE,
         photo: Picture | None = None,
+        since: float | None = None,
     ) -> int | None:
         """Send a new message (with ``photo``: a picture, ``text`` its caption); returns its id, or None when
-        the chat cannot be written to (403)."""
+        the chat cannot be written to (403).  ``since``: when what it shows was asked for (``on_latency``)."""
         render = Render(fit(text, MAX_CAPTION if photo is not None else MAX_TEXT), markup, photo)
         self._sending[chat_id] += 1
         try:
             if chat_id < 0:
                 async with self._group_locks[chat_id]:  # a group's messages in the order they were sent
-                    return await self._send(chat_id, render, notify, kind)
-            return await self._send(chat_id, render, notify, kind)
+                    sent = await self._send(chat_id, render, notify, kind)
+            else:
+                sent = await self._send(chat_id, render, notify, kind)
+            if sent is not None:
+                self._shown_after(kind, since)
+            return sent
         finally:
             self._sending[chat_id] -= 1
             if not self._sending[chat_id]:
@@ -133,15 +147,29 @@ class Publisher:
             except BadRequest:
                 raise
             except NetworkError as exc:
-                failures += 1
+                failures = 0 if await self._reached_again() else failures + 1
                 if failures >= self.attempts or not transient(exc):
                     log.error("gave up sending to chat %s after %d failures: %s", chat_id, failures, exc)
                     raise
                 await self._back_off(method, failures, exc)
                 continue
-            self._shown[(chat_id, message.message_id)] = render.key()
-            self._shown_at[(chat_id, message.message_id)] = self.clock.now()
+            self._remember((chat_id, message.message_id), render, changed=True)
             return message.message_id
+
+    def telegram_gone(self) -> None:
+        """Telegram cannot be reached (``bot.health.Liveness``): a failed call waits for it, uncounted."""
+        self._reachable.clear()
+
+    def telegram_back(self) -> None:
+        self._reachable.set()
+
+    async def _reached_again(self) -> bool:
+        """After a network failure: while Telegram is known to be unreachable, wait until it answers again (a
+        call is never given up for an outage, however long), and say whether it had to."""
+        if self._reachable.is_set():
+            return False
+        await self._reachable.wait()
+        return True
 
     async def _back_off(self, method: str, failures: int, exc: Exception) -> None:
         """Wait before trying again after the ``failures``-th failure in a row."""
@@ -159,15 +187,18 @@ class Publisher:
         *,
         kind: Kind = Kind.MESSAGE,
         photo: Picture | None = None,
+        since: float | None = None,
     ) -> None:
         """Schedule an edit (of a photo message: its picture ``photo`` and caption ``text``); only the newest
         of several pending edits of a message is sent, when its turn comes (the most urgent ``kind`` of those
-        pending decides how soon)."""
+        pending decides how soon).  ``since``: when the change it shows was asked for (``on_latency``)."""
         key = (chat_id, message_id)
         render = Render(fit(text, MAX_CAPTION if photo is not None else MAX_TEXT), markup, photo)
         if key not in self._pending and self._shown.get(key) == render.key():
             return
         self._pending[key] = render
+        if since is not None:
+            self._since[key] = min(since, self._since.get(key, since))
         self._kinds[key] = min(kind, self._kinds.get(key, kind))
         if (waiter := self._waiting.get(key)) is not None:
             self.outbox.hurry(waiter, kind)
@@ -190,6 +221,7 @@ class Publisher:
                 finally:
                     self._waiting.pop(key, None)
                 render = self._pending.pop(key, None)
+                since = self._since.pop(key, None)
                 if render is None or self._shown.get(key) == render.key():
                     continue  # deleted meanwhile, or shown already: the turn is not used
                 changed = True
@@ -202,7 +234,7 @@ class Publisher:
                     waits += 1
                     await self.clock.sleep(seconds(exc.retry_after))
                     if waits <= FLOOD_WAITS:
-                        self._retry(key, render, kind)
+                        self._retry(key, render, kind, since)
                     continue
                 except BadRequest as exc:
                     if "not modified" not in str(exc).lower():
@@ -214,12 +246,12 @@ class Publisher:
                     self._forbidden(key[0])
                     continue
                 except NetworkError as exc:
-                    failures += 1
+                    failures = 0 if await self._reached_again() else failures + 1
                     if failures >= self.attempts or not transient(exc):
                         log.error("gave up editing %s after %d failures: %s", key, failures, exc)
                         continue
                     await self._back_off(method, failures, exc)
-                    self._retry(key, render, kind)
+                    self._retry(key, render, kind, since)
                     continue
                 except TelegramError as exc:
                     log.warning("edit of %s failed: %s", key, exc)
@@ -229,9 +261,8 @@ class Publisher:
                     log.exception("edit of %s raised", key)
                     continue
                 waits = failures = 0
-                self._shown[key] = render.key()
-                if changed:
-                    self._shown_at[key] = self.clock.now()
+                self._remember(key, render, changed=changed)
+                self._shown_after(min(kind, self._kinds.get(key, kind)), since)
         finally:
             self._workers.pop(key, None)
             self._editing[key[0]] -= 1
@@ -240,10 +271,26 @@ class Publisher:
             if key not in self._pending:
                 self._kinds.pop(key, None)
 
-    def _retry(self, key: tuple[int, int], render: Render, kind: Kind) -> None:
+    def _remember(self, key: tuple[int, int], render: Render, *, changed: bool) -> None:
+        """The message shows ``render`` now (``changed``: its reader saw it change)."""
+        self._shown[key] = render.key()
+        self._shown.move_to_end(key)
+        if changed:
+            self._shown_at[key] = self.clock.now()
+        while len(self._shown) > SHOWN_KEPT:
+            old, _ = self._shown.popitem(last=False)
+            self._shown_at.pop(old, None)
+
+    def _retry(self, key: tuple[int, int], render: Render, kind: Kind, since: float | None = None) -> None:
         """Send ``render`` again, unless a newer render came meanwhile; it is as urgent as it was."""
         self._pending.setdefault(key, render)
         self._kinds[key] = min(kind, self._kinds.get(key, kind))
+        if since is not None:
+            self._since[key] = min(since, self._since.get(key, since))
+
+    def _shown_after(self, kind: Kind, since: float | None) -> None:
+        if since is not None and self.on_latency is not None:
+            self.on_latency(kind, self.clock.monotonic() - since)
 
     def _forbidden(self, chat_id: int) -> None:
         if chat_id > 0 and self.on_forbidden is not None:
@@ -259,6 +306,7 @@ class Publisher:
     async def delete(self, chat_id: int, message_id: int, kind: Kind = Kind.MESSAGE) -> bool:
         key = (chat_id, message_id)
         self._pending.pop(key, None)
+        self._since.pop(key, None)
         self._shown.pop(key, None)
         self._shown_at.pop(key, None)
         self._kinds.pop(key, None)
@@ -278,7 +326,7 @@ class Publisher:
                     return False
                 await self.clock.sleep(seconds(exc.retry_after))
             except NetworkError as exc:
-                failures += 1
+                failures = 0 if await self._reached_again() else failures + 1
                 if failures >= self.attempts or not transient(exc):
                     log.warning("could not delete %s: %s", key, exc)
                     return False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.callbacks import Clear, HandPress, Play, Toggle, Unplayable
@@ -34,6 +35,7 @@ class Table:
         self.games = games
         self.tell = tell
         self.moved_on: list[Callable[[Live], None]] = []  # told of every change of a running state (timers …)
+        self.presses: Counter[str] = Counter()  # hand presses by result: applied, stale, refused, forged
 
     async def press(self, press: HandPress, user_id: int) -> str | None:
         """A button in a hand message: the alert to show, or None."""
@@ -49,12 +51,20 @@ class Table:
             game = await self.storage.games.get(press.game_id)
             chat = await self.storage.chats.get(game.chat_id) if game else None
             lang = pick_language(chat.settings.language if chat else None)
+            self.presses["refused"] += 1
             return t(lang, "press.over" if game else "press.bad"), []
         seat = live.seat_of(user_id)
         if seat is None:
+            self.presses["refused"] += 1
             return t(live.chat_lang, "press.not_yours"), []
         alert, events = await self.seated_press(live, seat, press, user_id)
+        stale = alert == t(live.lang_of(seat), "press.stale")
+        self.presses["applied" if alert is None else "stale" if stale else "refused"] += 1
         return alert, [Pressed(live, seat), *events]  # any press of his is activity: no turn notification
+
+    def forged(self) -> None:
+        """A press with data this bot never sends (refused before any game is looked at)."""
+        self.presses["forged"] += 1
 
     async def seated_press(
         self, live: Live, seat: int, press: HandPress, user_id: int

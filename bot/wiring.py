@@ -72,6 +72,14 @@ class UseCases:
             self.expiry.schedule(lobby.game_id)
         return count
 
+    async def catch_up(self) -> None:
+        """Telegram answers again after it was unreachable: bring every running game's messages up to date
+        (what failed meanwhile was given up after its retries), as a start does."""
+        for live in self.games.running():
+            async with self.notifier.telling_lock(live.game_id):
+                await self.notifier.announce(live, live.game.announced_deals)
+                await self.notifier.open_deal(live, resume=True)
+
     async def wind_down(self, grace: float) -> None:
         """On a stop, while the bot can still reach Telegram: nothing new is begun (turn timers, turn notices,
         lobby expiry, computer players), and what the chats are owed goes out, for ``grace`` seconds at most.

@@ -32,6 +32,7 @@ longer than the client's timeout is a timeout after Telegram took the request), 
 are never taken: after ``hang_seconds`` (longer than the client waits, a timeout) they are answered 504.
 Each is recorded in ``failed`` as "method: 502 | slow | hang".  ``fail_next`` fails a chosen method's next calls
 for certain: answered 500, or with the connection dropped (a network error); recorded as "method: 500 | network".
+While ``down``, every request's connection drops, as when Telegram cannot be reached ("method: down").
 """
 
 from __future__ import annotations
@@ -367,6 +368,7 @@ class BotApiServer:
         self.flood: dict[str, int] = {}  # method -> how many next calls get 429
         self.flood_control = FloodControl(limits) if limits is not None else None
         self.limited: list[str] = []  # every 429 that flood control answered: "method: which limit"
+        self.down = False  # Telegram unreachable: every request's connection drops, unanswered
         self.fail_rate = 0.0  # the share of requests to fail_methods answered 502 before they take effect
         self.fail_methods: Collection[str] = frozenset({"sendMessage", "editMessageText", "deleteMessage"})
         self.slow_rate = 0.0  # the share of requests to fail_methods answered slow_seconds late
@@ -668,6 +670,9 @@ class BotApiServer:
         call = Call(method_name, dict(raw), self.clock.now())
         self.calls.append(call)
         try:
+            if self.down:
+                self.failed.append(f"{method_name}: down")
+                raise DroppedConnection(method_name)
             if token != self.token:
                 raise ApiError(401, "Unauthorized")
             spec = self.checker.method(method_name)
@@ -697,6 +702,9 @@ class BotApiServer:
                     self.limited.append(f"{spec['name']}: {exc.description}")
                     raise
             result = await getattr(self, "m_" + spec["name"])(params)
+            if self.down:  # it went down meanwhile (a long poll): the answer is lost on its way
+                self.failed.append(f"{method_name}: down")
+                raise DroppedConnection(method_name)
             return 200, {"ok": True, "result": result}
         except ApiError as exc:
             call.error = exc.description

@@ -32,7 +32,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from bot.app import build_application, stop_application
+from bot.app import build_application, polling_errors, stop_application
 from bot.clock import Clock
 from bot.config import Settings
 from playground.botapi import BotApiServer, Message
@@ -257,7 +257,9 @@ async def record(
         if app.post_init:
             await app.post_init(app)
         assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0.0, timeout=settings.poll_timeout_seconds)
+        await app.updater.start_polling(
+            poll_interval=0.0, timeout=settings.poll_timeout_seconds, error_callback=polling_errors(app)
+        )
         await app.start()
         people = [Player(i + 1, NAMES[lang][i]) for i in range(players)]
         names = {p.user_id: p.name for p in people}

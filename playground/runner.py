@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pydantic import SecretStr
 from telegram.ext import Application
 
-from bot.app import ALLOWED_UPDATES, build_application, stop_application
+from bot.app import ALLOWED_UPDATES, build_application, polling_errors, stop_application
 from bot.config import Settings
 from playground.botapi import BotApiServer, Limits
 from playground.web import Playground, StateFile, serve
@@ -59,7 +59,10 @@ async def running(settings: Settings, port: int | None = None) -> AsyncIterator[
             await application.post_init(application)
         assert application.updater is not None
         await application.updater.start_polling(
-            timeout=settings.poll_timeout_seconds, allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False
+            timeout=settings.poll_timeout_seconds,
+            allowed_updates=ALLOWED_UPDATES,
+            drop_pending_updates=False,
+            error_callback=polling_errors(application),
         )
         await application.start()
         started = True

@@ -17,6 +17,7 @@ opened for writing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import sqlite3
@@ -142,6 +143,20 @@ class Database:
         self.path = path
         self.now = now
         self._lock = asyncio.Lock()
+        self._commit_clock: Callable[[], float] | None = None
+        self._on_commit: Callable[[float], None] | None = None
+
+    def time_commits(self, monotonic: Callable[[], float], observe: Callable[[float], None]) -> None:
+        """Tell ``observe`` how many seconds each transaction's COMMIT took, on ``monotonic``'s clock."""
+        self._commit_clock, self._on_commit = monotonic, observe
+
+    def size(self) -> int:
+        """The database's bytes on disk, its write-ahead log included."""
+        total = 0
+        for path in (self.path, self.path.with_name(self.path.name + "-wal")):
+            with contextlib.suppress(OSError):
+                total += path.stat().st_size
+        return total
 
     def stamp(self) -> str:
         """``now`` as the database writes its times (what ``strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`` gives)."""
@@ -215,8 +230,11 @@ class Database:
                     with _on_the_thread:
                         await self.conn.execute("ROLLBACK")
                     raise
+                started = self._commit_clock() if self._commit_clock is not None else 0.0
                 with _on_the_thread:
                     await self.conn.execute("COMMIT")
+                if self._commit_clock is not None and self._on_commit is not None:
+                    self._on_commit(self._commit_clock() - started)
             finally:
                 _current_tx.reset(token)
 

@@ -25,7 +25,7 @@ import pytest
 from telegram import Bot
 from telegram.ext import Application
 
-from bot.app import build_application, stop_application, webhook_options
+from bot.app import build_application, polling_errors, stop_application, webhook_options
 from bot.clock import Clock
 from bot.config import Settings
 from bot.publisher import Publisher
@@ -136,11 +136,11 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         yield made
 
 
-async def table_shown_as(world: World, kind: str, chat_id: int = GROUP) -> None:
-    """The group shows its table as ``kind`` ("picture", the default, or "text"), as if chosen in /settings."""
+async def configure(world: World, chat_id: int = GROUP, **values: object) -> None:
+    """The group's settings with these ``values``, as if chosen in /settings (``table="text"``, ``turn_timer=0``)."""
     chats = world.runner.storage.chats
     chat = await chats.known(chat_id)
-    await chats.save_settings(chat_id, chat.settings.model_copy(update={"table": kind}))
+    await chats.save_settings(chat_id, chat.settings.model_validate(chat.settings.model_dump() | values))
 
 
 async def open_game(world: World, command: str, players: int) -> tuple[list[Person], GameRow]:
@@ -229,7 +229,9 @@ class BotRunner:
         if settings.webhook_url:
             await app.updater.start_webhook(**webhook_options(settings, settings.webhook_secret_or_new()))
         else:
-            await app.updater.start_polling(poll_interval=0.0, timeout=settings.poll_timeout_seconds)
+            await app.updater.start_polling(
+                poll_interval=0.0, timeout=settings.poll_timeout_seconds, error_callback=polling_errors(app)
+            )
         await app.start()
         self.app = app
 

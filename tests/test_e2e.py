@@ -18,13 +18,13 @@ from tests.e2e import (
     GROUP,
     PERIOD,
     World,
+    configure,
     finished,
     open_game,
     play_moves,
     play_until,
     replay,
     running_world,
-    table_shown_as,
 )
 
 FACE_UP = (Kind.LEAD, Kind.BEAT, Kind.MOLODKA, Kind.PLAY, Kind.DOUBLE)
@@ -114,7 +114,7 @@ def check_group_pacing(world: World) -> int:
 )  # fmt: skip
 async def test_a_group_plays_a_complete_series(world: World, command: str, players: int, table: str) -> None:
     """A whole series, its table a picture or a text: what everybody sees of it, and the group's budget."""
-    await table_shown_as(world, table)
+    await configure(world, table=table)
     people, game = await open_game(world, command, players)
     rng = random.Random(players * 31 + len(command))
 

@@ -3,19 +3,36 @@ effect, and a whole series is still played to the end with nothing lost and ever
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import random
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from telegram import InlineKeyboardMarkup
 
+from bot.health import Liveness, report
 from bot.outbox import Kind
 from bot.publisher import Publisher
 from bot.render import Seating, render_deal_result, render_outcome
 from bot.sending import fit
 from playground.botapi import ALL_METHODS, BotApiServer, Message
-from tests.e2e import GROUP, Person, World, finished, loop_time, open_game, play_until, replay, running_world
+from tests.e2e import (
+    GROUP,
+    Person,
+    World,
+    configure,
+    finished,
+    free_port,
+    loop_time,
+    open_game,
+    play_moves,
+    play_until,
+    replay,
+    running_world,
+)
 
 
 def newest_renders(publisher: Publisher) -> dict[tuple[int, int], tuple[str, list[str]]]:
@@ -230,3 +247,59 @@ async def test_a_stop_while_edits_are_owed_sends_them_before_the_connection_clos
         await world.runner.stop()
         assert not any(call.method == "editMessageText" and call.error for call in world.server.calls)
         assert_up_to_date(world.server, wanted)
+
+
+async def test_telegram_gone_for_an_hour_is_said_twice_and_the_game_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 35: Telegram cannot be reached for an hour (every connection drops).  One warning says so and one
+    that it is back and after how long, with no traceback of each failed poll between; health says the bot is
+    not receiving meanwhile; the edits of a press taken just before wait for Telegram rather than being given up,
+    a press made during the hour is taken once Telegram delivers it, the game goes on, and every chat shows
+    the newest state, none of its messages sent twice."""
+    async with running_world(tmp_path, turn_ping_seconds=1e6, turn_ping_watching_seconds=1e6,
+                             health_port=free_port()) as world:  # fmt: skip
+        await configure(world, turn_timer=0)  # no turn runs out while Telegram is gone
+        wanted = newest_renders(world.runner.publisher)
+        people, game = await open_game(world, "/newgame 4", 4)
+        rng = random.Random(35)
+        await play_moves(people, 6, rng)
+        await world.runner.settle()
+        caplog.set_level(logging.DEBUG)
+        caplog.clear()
+        sent_before = Counter(c.method for c in world.server.calls if c.error is None)
+        _, before = await replay(world, game.game_id)
+
+        mover = next(p for p in people if p.my_turn())
+        hand, actions, toggles = mover.options()
+        assert hand is not None
+        await world.server.answer_of(await world.server.press(mover.user_id, hand, (actions or toggles)[0]))
+        world.server.down = True  # the press is taken and answered: its edits are on their way
+        mover = next(p for p in people if p.my_turn())
+        hand, actions, toggles = mover.options()
+        assert hand is not None
+        query = await world.server.press(mover.user_id, hand, (actions or toggles)[0])
+        await asyncio.sleep(3600)
+        liveness = world.runner.app.bot_data["liveness"] if world.runner.app else None
+        assert isinstance(liveness, Liveness)
+        healthy, body = await report(liveness, world.runner.storage, False, 90.0)
+        assert not healthy and body["receiving"] is False
+        world.server.down = False
+        await world.server.answer_of(query, timeout=120)  # the next poll comes up to 30 s later
+        await world.runner.settle()
+
+        warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert len([w for w in warned if "is unreachable" in w]) == 1, warned
+        back = [w for w in warned if "answers again" in w]
+        assert len(back) == 1 and 3590 <= int(back[0].split("after ")[1].split(" s")[0]) <= 3700, back
+        assert not [r for r in caplog.records if r.exc_info and r.name.startswith("bot")], "a traceback was logged"
+        assert len(warned) == 2, warned  # the two, and nothing a poll or a call at a time
+        healthy, _ = await report(liveness, world.runner.storage, False, 90.0)
+        assert healthy
+        _, after = await replay(world, game.game_id)
+        assert len(after.history) >= len(before.history) + (1 if actions else 0)
+        await play_moves(people, 6, rng)
+        await world.runner.settle()
+        assert_up_to_date(world.server, wanted)
+        sends = Counter(c.method for c in world.server.calls if c.error is None) - sent_before
+        assert sends["sendMessage"] + sends["sendPhoto"] <= 2  # a new deal's table, at most: nothing sent again

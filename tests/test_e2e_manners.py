@@ -16,12 +16,13 @@ from telegram import Update
 
 from engine import Action, Card, Kind
 from engine.players import decide
-from storage import ChatSettings, GameRow
+from storage import GameRow
 from tests.e2e import (
     GROUP,
     Person,
     World,
     button,
+    configure,
     eventually,
     finished,
     open_game,
@@ -36,11 +37,6 @@ FAST: dict[str, Any] = {
     "computer_budget_seconds": 0.02,
     "computer_pause_seconds": 0.02,
 }
-
-
-async def configure(world: World, **values: object) -> None:
-    await world.runner.storage.chats.ensure(GROUP, "Friends", "supergroup")
-    await world.runner.storage.chats.save_settings(GROUP, ChatSettings(**values))  # type: ignore[arg-type]
 
 
 async def with_computers(world: World, command: str, computers: int) -> tuple[Person, GameRow]:

@@ -91,9 +91,15 @@ async def test_webhook_mode_plays_and_refuses_requests_without_the_secret(tmp_pa
 async def test_health_endpoint_in_both_modes(tmp_path: Path) -> None:
     for webhook in (False, True):
         port = free_port()
-        async with running_world(tmp_path / str(webhook), webhook=webhook, http=True, health_port=port) as world:
+        async with running_world(tmp_path / str(webhook), webhook=webhook, http=True, health_port=port,
+                                 metrics=webhook) as world:  # fmt: skip
             await world.runner.settle()
             await wait_healthy(port)  # as the container's check does, it may ask again while the bot starts
+            async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}/metrics") as page:
+                # Prometheus' text on the health endpoint when METRICS is on, and nothing there otherwise
+                assert page.status == (200 if webhook else 404)
+                if webhook:
+                    assert page.content_type == "text/plain" and "kozel_updates_total" in await page.text()
             ok, said = await asyncio.to_thread(health_check, port)
             body = json.loads(said)
             assert ok, body

@@ -12,7 +12,7 @@ from PIL import Image
 from bot.present import Seating
 from bot.render import render_deal_result
 from playground.botapi import Message
-from tests.e2e import GROUP, World, button, finished, one_move, open_game, play_moves, table_shown_as
+from tests.e2e import GROUP, World, button, configure, finished, one_move, open_game, play_moves
 
 
 def calls_on(world: World, message_id: int, *methods: str) -> int:
@@ -126,7 +126,7 @@ async def test_a_cancelled_picture_tables_caption_alone_changes(world: World) ->
 
 async def test_a_text_table_stays_as_it_was(world: World) -> None:
     """A chat that chose the text table plays as before: the lobby's message becomes the table, no photo."""
-    await table_shown_as(world, "text")
+    await configure(world, table="text")
     people, game = await open_game(world, "/newgame 4", 4)
     await play_moves(people, 6, random.Random(1))
     await world.runner.settle()

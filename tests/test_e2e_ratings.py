@@ -13,6 +13,7 @@ from tests.e2e import (
     Person,
     World,
     button,
+    configure,
     eventually,
     finished,
     open_game,
@@ -20,7 +21,7 @@ from tests.e2e import (
     play_until,
     running_world,
 )
-from tests.test_e2e_manners import FAST, configure, with_computers
+from tests.test_e2e_manners import FAST, with_computers
 
 
 async def series_played(world: World) -> int:

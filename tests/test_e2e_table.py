@@ -20,13 +20,13 @@ from tests.e2e import (
     Person,
     World,
     button,
+    configure,
     eventually,
     one_move,
     open_game,
     play_turn,
     replay,
     running_world,
-    table_shown_as,
 )
 
 
@@ -78,7 +78,7 @@ async def test_the_card_that_completes_a_trick_is_shown_with_who_took_it(world: 
     """Classic Kozel: after a trick's last card, the group's table and every hand keep the finished trick,
     that card included, with who took it and the tricks taken per team, until the next lead; the deal's
     last trick stays on the closed table and hands.  (The text table; the picture's is in test_e2e_pictures.)"""
-    await table_shown_as(world, "text")
+    await configure(world, table="text")
     people, game = await open_game(world, "/newgame classic", 4)
     rng = random.Random(2)
     seating = Seating(tuple(p.name for p in people), "Friends")
@@ -194,7 +194,7 @@ async def test_a_players_own_hand_never_waits_for_the_groups_budget(world: World
     and at the start of the second, where the group's new table waits for the group's budget.  A text table
     of the first deal is the lobby's message itself: one call, not two; a picture cannot be made of a text,
     so the lobby then says who plays and the table is a photo of its own."""
-    await table_shown_as(world, shown)
+    await configure(world, table=shown)
     server, rng = world.server, random.Random(31)
     people = [world.person(i + 1, f"P{i + 1}") for i in range(4)]
     await people[0].say(GROUP, "/newgame 4")

@@ -26,7 +26,7 @@ async def test_F10_a_hand_that_may_act_out_of_turn_is_as_urgent_as_a_turn_and_id
         shown: list[tuple[int, Kind]] = []
         notifier = Notifier(b.storage, Publisher.__new__(Publisher), b.games, Clock(b.tasks), 5.0)
 
-        def show_hand(live: Any, seat: int, kind: Kind = Kind.MESSAGE) -> None:
+        def show_hand(live: Any, seat: int, kind: Kind = Kind.MESSAGE, since: float | None = None) -> None:
             shown.append((seat, kind))
 
         notifier.show_hand = show_hand  # type: ignore[method-assign]
@@ -64,6 +64,9 @@ class FakeClock:
     def now(self) -> float:
         return self.at
 
+    def monotonic(self) -> float:
+        return self.at
+
 
 def test_a_player_who_pressed_lately_is_notified_later_unless_every_turn_is_notified_at_once() -> None:
     clock = FakeClock()
@@ -93,7 +96,7 @@ async def test_tell_soon_frees_the_caller_keeps_each_games_order_and_counts_what
     told: list[str] = []
     release = asyncio.Event()
 
-    async def one_event(event: Any, pressed: set[int]) -> None:
+    async def one_event(event: Any, pressed: set[int], since: float) -> None:
         if event.text == "slow":
             await release.wait()  # a send waiting for the budget
         if event.text == "bad":

@@ -273,3 +273,20 @@ async def test_a_failed_picture_edit_is_retried_with_the_newest_render(fake: tup
     await publisher.flush()
     message = server.messages[(GROUP, message_id)]
     assert message.text == "two" and publisher.retries["editMessageMedia"] == 2
+
+
+async def test_the_publisher_remembers_the_newest_messages_only(
+    fake: tuple[FakeTelegram, Bot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 35: what each message shows is kept for the newest messages only, so a bot that runs for weeks
+    does not keep every message it ever sent; a message forgotten is edited all the same."""
+    server, bot = fake
+    monkeypatch.setattr("bot.publisher.SHOWN_KEPT", 3)
+    publisher = Publisher(bot)
+    sent = [await publisher.send(GROUP, f"message {n}") for n in range(5)]
+    assert all(m is not None for m in sent)
+    assert len(publisher._shown) == 3 and len(publisher._shown_at) == 3
+    assert publisher.shown_at(GROUP, sent[0]) is None and publisher.shown_at(GROUP, sent[4]) is not None
+    publisher.edit(GROUP, cast(int, sent[0]), "message 0, edited")
+    await publisher.flush()
+    assert server.messages[(GROUP, cast(int, sent[0]))].text == "message 0, edited" and len(publisher._shown) == 3

@@ -19,6 +19,7 @@ async def button(update: Update, context: Context) -> None:
     try:
         press = callbacks.parse(query.data)
     except callbacks.ForgedDataError:
+        uses(context).table.forged()
         await query.answer(t(lang, "press.bad"), show_alert=True)
         return
     use = uses(context)

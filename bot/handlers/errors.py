@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 from telegram import Update
+from telegram.error import NetworkError
 
 from bot.handlers.common import AnswerFailed, Context, reply
 from bot.i18n import pick_language, t
@@ -14,6 +15,9 @@ log = logging.getLogger(__name__)
 
 
 async def on_error(update: object, context: Context) -> None:
+    if update is None and isinstance(context.error, NetworkError):  # a poll that failed: no traceback each time,
+        log.debug("a poll failed: %s", context.error)  # bot.health says once when Telegram stops answering
+        return
     log.error("error while handling %r", update, exc_info=context.error)
     if not isinstance(update, Update):
         return
