@@ -23,6 +23,8 @@ class Settings(BaseSettings):
     telegram_base_url: str | None = None
     log_level: str = "INFO"
     lobby_ttl_seconds: float = 900.0
+    game_idle_seconds: float = 86_400.0  # a running game with no move for this long ends by itself (0: never)
+    game_deserted_seconds: float = 600.0  # ... and one every person has left, once nobody came back for this long
     turn_ping_seconds: float = 5.0  # a player whose turn came is notified after this long ...
     turn_ping_watching_seconds: float = 20.0  # ... or this long if he pressed his hand in the last minute
     rate_overall_per_second: float = 30.0

@@ -7,7 +7,9 @@ is the truth).  One lock per game makes two presses at once apply one after the 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 from bot.i18n import pick_language, t
@@ -82,10 +84,29 @@ class LiveGames:
         self.storage = storage
         self._live: dict[int, Live] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self._holders: Counter[int] = Counter()  # game -> the coroutines holding or awaiting its lock
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The game's lock (lobby or running): whoever changes the game holds it, never across a send."""
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    @asynccontextmanager
+    async def lock(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game's lock (lobby or running): whoever changes the game holds it, never across a send.
+        A lock nobody holds or awaits goes, unless its game is running (a press on a keyboard of a game long
+        over would otherwise keep one for ever)."""
+        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        self._holders[game_id] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._holders[game_id] -= 1
+            if not self._holders[game_id]:
+                del self._holders[game_id]
+                if game_id not in self._live:
+                    self._locks.pop(game_id, None)
+
+    def locked(self, game_id: int) -> bool:
+        """Whether somebody holds the game's lock now."""
+        lock = self._locks.get(game_id)
+        return lock is not None and lock.locked()
 
     def get(self, game_id: int) -> Live | None:
         """The running game if it is in memory."""
@@ -127,8 +148,9 @@ class LiveGames:
         self._live.pop(game_id, None)
 
     def drop(self, game_id: int) -> Live | None:
-        """The game ended (or its lobby closed): its state, selection and lock go."""
-        self._locks.pop(game_id, None)
+        """The game ended (or its lobby closed): its state, selection and (once nobody holds it) lock go."""
+        if game_id not in self._holders:
+            self._locks.pop(game_id, None)
         return self._live.pop(game_id, None)
 
     def running(self, chat_id: int | None = None) -> list[Live]:

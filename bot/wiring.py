@@ -7,6 +7,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
+from bot.abandoned import Abandonment
 from bot.chats import Chats
 from bot.clock import Clock, Tasks
 from bot.computers import Computers
@@ -40,6 +41,7 @@ class UseCases:
     seats: Seats
     chats: Chats
     records: Records
+    abandonment: Abandonment
 
     @property
     def clock(self) -> Clock:
@@ -67,6 +69,7 @@ class UseCases:
                 now = self.notifier.clock.now()
                 self.timers.arm(live, elapsed=max(now - since, 0.0) if since else 0.0)
                 self.computers.drive(live)
+                self.abandonment.moved(live)
             count += 1
         for lobby in await storage.games.with_status("lobby"):
             self.expiry.schedule(lobby.game_id)
@@ -87,6 +90,7 @@ class UseCases:
         self.notifier.pings.stop()
         self.timers.close()
         self.expiry.close()
+        self.abandonment.close()
         await self.tasks.close()
         try:
             async with self.notifier.clock.timeout(grace):
@@ -101,6 +105,7 @@ class UseCases:
         self.notifier.close_all()
         self.timers.close()
         self.expiry.close()
+        self.abandonment.close()
         await self.tasks.close()
         self.notifier.publisher.close()
 
@@ -141,6 +146,9 @@ def build(
     expiry = LobbyExpiry(clock, settings.lobby_ttl_seconds)
     votes = Votes(storage, games, table, tell)
     seats = Seats(storage, games, table, votes, tell)
+    abandonment = Abandonment(storage, games, votes, clock, idle=settings.game_idle_seconds,
+                              deserted=settings.game_deserted_seconds, tell=tell)  # fmt: skip
+    table.moved_on.append(abandonment.moved)
     uses = UseCases(
         games=games,
         tasks=tasks,
@@ -154,6 +162,7 @@ def build(
         seats=seats,
         chats=Chats(storage, games, bot_username, tell),
         records=Records(storage, games),
+        abandonment=abandonment,
     )
 
     def blocked(user_id: int) -> None:  # a private chat refused us (403): the person blocked the bot

@@ -367,8 +367,9 @@ class BotApiServer:
         self._answered: dict[str, asyncio.Event] = {}
         self.flood: dict[str, int] = {}  # method -> how many next calls get 429
         self.flood_control = FloodControl(limits) if limits is not None else None
-        self.limited: list[str] = []  # every 429 that flood control answered: "method: which limit"
+        self.limited: list[str] = []  # every 429 that flood control answered: "method in chat: which limit"
         self.down = False  # Telegram unreachable: every request's connection drops, unanswered
+        self.keep_per_chat: int | None = None  # the newest messages kept per chat (None: all, as the tests want)
         self.fail_rate = 0.0  # the share of requests to fail_methods answered 502 before they take effect
         self.fail_methods: Collection[str] = frozenset({"sendMessage", "editMessageText", "deleteMessage"})
         self.slow_rate = 0.0  # the share of requests to fail_methods answered slow_seconds late
@@ -439,7 +440,14 @@ class BotApiServer:
 
     def _store(self, message: Message) -> None:
         self.messages[(message.chat_id, message.message_id)] = message
-        self._by_chat.setdefault(message.chat_id, []).append(message)
+        chat = self._by_chat.setdefault(message.chat_id, [])
+        chat.append(message)
+        if self.keep_per_chat is not None and len(chat) > self.keep_per_chat:
+            for gone in chat[: len(chat) - self.keep_per_chat]:  # a chat's oldest messages, as a client scrolls
+                del self.messages[(gone.chat_id, gone.message_id)]
+                if gone.photo is not None and not gone.deleted:
+                    self._unshow(gone.photo)
+            del chat[: len(chat) - self.keep_per_chat]
         self._tell("new", message)
 
     def _tell(self, kind: str, subject: Any) -> None:
@@ -699,7 +707,7 @@ class BotApiServer:
                 try:
                     self.flood_control.check(spec["name"], params, self.clock.monotonic())
                 except ApiError as exc:
-                    self.limited.append(f"{spec['name']}: {exc.description}")
+                    self.limited.append(f"{spec['name']} in {params.get('chat_id')}: {exc.description}")
                     raise
             result = await getattr(self, "m_" + spec["name"])(params)
             if self.down:  # it went down meanwhile (a long poll): the answer is lost on its way

@@ -21,6 +21,7 @@ from playground.web import Playground, StateFile, serve
 TOKEN = "1000000:playground"  # the embedded server's token: the bot needs one, Telegram never sees it
 USERNAME = "kozel_playground_bot"
 STATE_FILE = "playground.json"  # beside DATABASE_PATH
+KEEP_PER_CHAT = 1000  # the newest messages the playground keeps of each chat
 
 
 @dataclass
@@ -38,6 +39,7 @@ async def running(settings: Settings, port: int | None = None) -> AsyncIterator[
     # under it, so one person playing never waits for a refusal.
     scale = settings.group_period_seconds / 60.0
     server = BotApiServer(token=TOKEN, username=USERNAME, limits=Limits().scaled(scale))
+    server.keep_per_chat = KEEP_PER_CHAT  # weeks of play keep the state file (rewritten twice a second) small
     state = StateFile(settings.database_path.parent / STATE_FILE, server)
     state.load()
     playground = Playground(server, state)

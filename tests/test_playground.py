@@ -438,3 +438,19 @@ async def test_the_server_keeps_the_pictures_shown_and_only_the_newest_others() 
         await bot.delete_message(5, kept.message_id)
         assert kept.photo[0].file_id not in server.snapshot()["photos"]
         assert server.violations == []
+
+
+async def test_the_playground_keeps_a_chats_newest_messages_only() -> None:
+    """Issue 35: weeks of play in the playground keep each chat's newest messages (as many as a person scrolls
+    back through), and the pictures of the messages let go are no longer kept as shown."""
+    async with server_and_bot(None, -7) as (server, bot):
+        server.keep_per_chat = 5
+        picture = BytesIO()
+        Image.new("RGB", (8, 8), (9, 9, 9)).save(picture, format="PNG")
+        first = await bot.send_photo(-7, picture.getvalue(), caption="the oldest")
+        for n in range(8):
+            await bot.send_message(-7, f"message {n}")
+        kept = server.bot_messages(-7)
+        assert [m.text for m in kept] == [f"message {n}" for n in range(3, 8)]
+        assert (-7, first.message_id) not in server.messages and server.snapshot()["photos"] == {}
+        assert len(server.bot_messages(5)) == 0 and server.violations == []

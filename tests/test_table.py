@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from bot.callbacks import Clear, Lobby, LobbyOp, Play, Toggle, Unplayable
 from bot.events import Applied, DealEnded, HandChanged, Pressed, SeriesEnded, TurnCame
 from bot.i18n import t
-from bot.live import Live
+from bot.live import Live, LiveGames
 from engine.classic import QUEEN_AND_SIX
 from tests.usecases import CHAT, Bench, bench, no, people
 
@@ -124,3 +125,25 @@ async def test_C12_a_deal_stopped_by_catching_the_queen_shows_its_trick_taken_by
                 assert ended[0].last_trick == (*trick_before, action)
                 assert ended[0].winner is None
         assert stopped, "no deal was stopped by catching the queen: the test saw nothing"
+
+
+async def test_a_lock_nobody_holds_goes_unless_its_game_runs(tmp_path: Path) -> None:
+    """Issue 35: a press on a keyboard of a game long over takes the game's lock; it does not stay behind, or
+    every game ever pressed after its end would keep one for the life of the process."""
+    async with bench(tmp_path) as b:
+        live = await started(b, "four_card", 4)
+        async with b.games.lock(live.game_id):
+            assert b.games.locked(live.game_id)
+        assert live.game_id in b.games._locks  # a running game's lock stays
+        async with b.games.lock(999):  # a game that is not running; another press waits behind this one
+            waiting = asyncio.create_task(_hold(b.games, 999))
+            await asyncio.sleep(0)
+        await waiting
+        assert 999 not in b.games._locks and not b.games._holders
+        b.games.drop(live.game_id)
+        assert live.game_id not in b.games._locks
+
+
+async def _hold(games: LiveGames, game_id: int) -> None:
+    async with games.lock(game_id):
+        assert games.locked(game_id)

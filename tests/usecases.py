@@ -31,7 +31,7 @@ class Told:
         assert self.games is not None
         for event in events:
             live = getattr(event, "live", None)
-            if live is not None and self.games.lock(live.game_id).locked():
+            if live is not None and self.games.locked(live.game_id):
                 self.under_lock += 1
             if isinstance(event, Say) and event.lobby_of is not None:
                 await self.games.storage.games.set_lobby_message(event.lobby_of, 100 + event.lobby_of)
