@@ -64,6 +64,10 @@ class Census(Collector):
         for whom in Kind:
             waiting.add_metric([whom.name.lower()], queued[whom])
         yield waiting
+        cuts = CounterMetricFamily("kozel_budget_cuts", "Budgets lowered for a while after a 429", labels=["budget"])
+        for budget, count in sorted(publisher.outbox.cuts.items()):
+            cuts.add_metric([budget], count)
+        yield cuts
         games = GaugeMetricFamily("kozel_games_running", "Games being played, by game", labels=["game"])
         running: dict[str, int] = {}
         computers = 0

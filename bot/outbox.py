@@ -48,12 +48,12 @@ import asyncio
 import contextlib
 import heapq
 import itertools
-import math
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 
+from bot.budgets import Bucket, Window
 from bot.clock import Clock
 
 
@@ -72,6 +72,8 @@ SWEEP = 4096  # grants between two sweeps of idle chats
 BACKGROUND = frozenset({Kind.TABLE, Kind.HAND})  # nobody is looking at them: shed first past capacity
 BACKGROUND_SHARE = 0.2  # of the overall budget, what the background calls that came due take past capacity
 CRUISE_SHARE = 0.8  # of the overall budget, the pace up to which background calls go before they are due
+FLOOD_SPAN = 10.0  # seconds: 429s in this many different chats within it ...
+FLOODED_CHATS = 3  # ... show the overall budget too generous for now
 GRACE: Mapping[Kind, float] = {  # long graces: near strict priority, with a bound on how long a kind may starve
     Kind.OWN_HAND: 0.0,
     Kind.TURN_HAND: 0.5,
@@ -79,53 +81,6 @@ GRACE: Mapping[Kind, float] = {  # long graces: near strict priority, with a bou
     Kind.TABLE: 30.0,
     Kind.HAND: 60.0,
 }
-
-
-@dataclass
-class Bucket:
-    """``rate`` tokens a second up to ``burst`` (rate 0: unlimited)."""
-
-    rate: float
-    burst: float
-    tokens: float = math.inf
-    at: float = 0.0
-    floor: float = 0.0  # ``take`` never leaves fewer tokens (a bucket taken from when empty keeps no debt)
-
-    def ready_at(self, now: float) -> float:
-        """When one token is there."""
-        if self.rate <= 0:
-            return now
-        self._refill(now)
-        return now if self.tokens >= 1 else now + (1 - self.tokens) / self.rate
-
-    def take(self, now: float) -> None:
-        if self.rate > 0:
-            self._refill(now)
-            self.tokens = max(self.floor, self.tokens - 1)
-
-    def _refill(self, now: float) -> None:
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-
-
-@dataclass
-class Window:
-    """At most ``limit`` calls in any ``period`` seconds (limit 0: unlimited)."""
-
-    limit: int
-    period: float
-    times: deque[float] = field(default_factory=deque)
-
-    def ready_at(self, now: float) -> float:
-        while self.times and now - self.times[0] >= self.period:
-            self.times.popleft()
-        if not self.limit or len(self.times) < self.limit:
-            return now
-        return self.times[-self.limit] + self.period
-
-    def take(self, now: float) -> None:
-        if self.limit:
-            self.times.append(now)
 
 
 @dataclass(eq=False)
@@ -230,6 +185,24 @@ class Outbox:
         self.sweep_every = SWEEP
         self.waited: dict[Kind, float] = dict.fromkeys(Kind, 0.0)  # seconds waited by the calls granted, by kind
         self.granted_by_kind: Counter[Kind] = Counter()
+        self.cuts: Counter[str] = Counter()  # budgets cut after a 429: a chat's, the overall one
+        self._floods: list[tuple[float, int]] = []  # (when, chat) of the latest 429s
+
+    def flooded(self, chat_id: int) -> None:
+        """Telegram refused a call into ``chat_id`` with 429: that chat's budget is cut (``Bucket.cut``), and
+        when 429s came from ``FLOODED_CHATS`` chats within ``FLOOD_SPAN`` seconds, the overall budget too."""
+        now = self.clock.monotonic()
+        chat = self._chats.get(chat_id)
+        if chat is not None:
+            for bucket in (chat.bucket, chat.sends):
+                if bucket is not None:
+                    bucket.cut(now)
+        self.cuts["chat"] += 1
+        self._floods = [(at, c) for at, c in self._floods if now - at < FLOOD_SPAN] + [(now, chat_id)]
+        if len({c for _, c in self._floods}) >= FLOODED_CHATS:
+            self.overall.cut(now)
+            self.cuts["overall"] += 1
+            self._floods.clear()
 
     def _chat(self, chat_id: int) -> Chat:
         chat = self._chats.get(chat_id)

@@ -5,7 +5,8 @@
 - A text and keyboard identical to what the message already shows is not sent again, and Telegram's
   "message is not modified" is never an error.
 - Messages are silent unless the caller asks for a notification (a player's turn).
-- ``RetryAfter`` (429) is waited out and the newest render is retried.
+- ``RetryAfter`` (429) is waited out and the newest render is retried; the outbox lowers the budget that drew
+  it for a while (``Outbox.flooded``).
 - Telegram's bad moments — a 5xx answer, a network error, a timeout (``NetworkError``, of which ``TimedOut``
   is one) — are retried with exponential backoff (``retry_base`` doubling up to ``retry_cap`` seconds, with
   jitter, ``attempts`` times: minutes of trying before a message is given up, and then it is logged).  While
@@ -134,6 +135,7 @@ class Publisher:
                 self.calls_by_kind[kind] += 1
                 message = await post(self.bot, chat_id, render, notify, self.file_ids)
             except RetryAfter as exc:
+                self.outbox.flooded(chat_id)
                 waits += 1
                 if waits > FLOOD_WAITS:
                     log.warning("gave up sending to chat %s after repeated flood waits", chat_id)
@@ -231,6 +233,7 @@ class Publisher:
                     self.calls_by_kind[min(kind, self._kinds.get(key, kind))] += 1  # hurried: the newer kind
                     await change(self.bot, key, render, method, self.file_ids)
                 except RetryAfter as exc:
+                    self.outbox.flooded(key[0])
                     waits += 1
                     await self.clock.sleep(seconds(exc.retry_after))
                     if waits <= FLOOD_WAITS:
@@ -321,6 +324,7 @@ class Publisher:
                 log.info("could not delete %s: %s", key, exc)
                 return False
             except RetryAfter as exc:
+                self.outbox.flooded(chat_id)
                 failures += 1
                 if failures >= self.attempts:
                     return False

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import random
+from collections import Counter
 from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
@@ -24,7 +26,7 @@ from bot.publisher import Publisher
 from playground.botapi import BotApiServer, FloodControl, Limits
 from playground.inprocess import InProcessRequest
 from tests.e2e import GROUP as E2E_GROUP
-from tests.e2e import running_world, server_and_bot
+from tests.e2e import Person, World, button, open_game, running_world, server_and_bot
 
 GROUP = -700
 
@@ -183,3 +185,47 @@ def test_the_bot_sets_what_start_up_made_aside_from_the_garbage_collector(monkey
     finally:
         gc.unfreeze()
     assert steps == ["built", "polling, True"]
+
+
+@pytest.mark.parametrize("burst", [2, 3, 20])
+async def test_a_chat_that_drew_a_429_is_paced_more_gently_so_a_second_is_rare(tmp_path: Path, burst: int) -> None:
+    """Issue 35: Telegram's limits are not published. Four people tap a four-card deal 0–0.3 s apart
+    against a Telegram that allows a private chat a burst of only ``burst`` (the outbox assumes 4 edits): a
+    429 halves that chat's budget and takes its burst away, which then grow back slowly; a second 429 in the
+    same chat is rare. The figures are printed for the issue's note."""
+    flood = Limits(private_burst=min(burst, 3), edit_burst=burst)
+    async with running_world(tmp_path, flood=flood) as world:
+        people, _ = await open_game(world, "/newgame 4", 4)
+        rng, presses = random.Random(burst), 0
+        while presses < 500:
+            movers = [p for p in people if p.my_turn()]
+            if not movers:
+                await asyncio.sleep(0.05)
+                if not await world.runner.storage.games.open_game(E2E_GROUP):  # the series is over: another
+                    await open_game_again(world, people)
+                continue
+            mover = rng.choice(movers)
+            hand, actions, toggles = mover.options()
+            assert hand is not None
+            await world.server.answer_of(await world.server.press(mover.user_id, hand, rng.choice(actions or toggles)))
+            presses += 1
+            await asyncio.sleep(rng.uniform(0.0, 0.3))
+        await world.runner.settle()
+        floods = Counter(entry.split(" in ")[1].split(":")[0] for entry in world.server.limited)
+        again = sum(n - 1 for n in floods.values())
+        print(f"burst {burst}: {sum(floods.values())} 429s in {len(floods)} chats, {again} second ones, "
+              f"in {presses} presses; cuts {dict(world.runner.publisher.outbox.cuts)}")
+        assert again <= 1, floods  # a second 429 in a chat is rare (without the cut: 5 in 500 presses, burst 2)
+        if burst >= 4:
+            assert not floods  # a Telegram as generous as the outbox assumes never refuses
+
+
+async def open_game_again(world: World, people: list[Person]) -> None:
+    """The same people open another series and start it."""
+    await people[0].say(E2E_GROUP, "/newgame 4")
+    await world.runner.settle()  # the lobby may wait for the group's budget
+    lobby = next(m for m in reversed(world.group_messages()) if any("url" in b for b in m.buttons()))
+    for person in people:
+        await person.join(lobby)
+    lobby = world.server.messages[(E2E_GROUP, lobby.message_id)]
+    await people[0].press(lobby, button(lobby, ":start"))

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from telegram import Bot
 
 from bot.config import Settings
+from bot.budgets import Bucket
 from bot.outbox import Kind, Outbox, Waiter
 from bot.publisher import Publisher
 from playground.botapi import BotApiServer, Limits
@@ -284,3 +285,31 @@ async def test_forgetting_idle_chats_never_stops_the_outbox() -> None:
         await asyncio.gather(*(outbox.turn(chat) for chat in (5, 5, 5, 6, 6)))
         await asyncio.sleep(0.05)  # their budgets fill up again: they are forgotten
     await asyncio.wait_for(outbox.turn(7), 1.0)
+
+
+async def test_a_429_halves_a_budget_and_takes_its_burst_which_grow_back_slowly() -> None:
+    """Issue 35: a cut budget goes at half its rate with no burst, never below an eighth, and grows back by
+    1/240 of its rate a second, its burst with it once whole; a 429 in three chats within ten seconds cuts the
+    overall budget too."""
+    bucket = Bucket(1.0, 4.0, tokens=4.0, at=0.0)
+    bucket.cut(0.0)
+    assert (bucket.rate, bucket.burst, bucket.tokens) == (0.5, 1.0, 0.0)
+    assert bucket.ready_at(0.0) == pytest.approx(2.0, rel=0.01)  # a whole token at the lowered rate
+    for _ in range(5):
+        bucket.cut(0.0)
+    assert bucket.rate == 0.125
+    bucket.ready_at(60.0)
+    assert bucket.rate == pytest.approx(0.375) and bucket.burst == 1.0
+    bucket.ready_at(300.0)
+    assert (bucket.rate, bucket.burst) == (1.0, 4.0)
+    unlimited = Bucket(0, 0)
+    unlimited.cut(0.0)
+    assert unlimited.rate == 0
+
+    outbox = Outbox(30.0)
+    for chat in (5, 6):
+        outbox._chat(chat)
+        outbox.flooded(chat)
+    assert outbox.overall.rate == 30.0 and outbox._chat(5).bucket.rate == 0.5
+    outbox.flooded(7)
+    assert outbox.overall.rate == 15.0 and outbox.cuts == {"chat": 3, "overall": 1}
