@@ -700,11 +700,16 @@ class LoadPerson(Person):
     watch: Watch | None = None
     table = 0  # his group
     moved = 0  # his moves the bot took
+    answer_wait = 120.0  # seconds he waits for his press to be answered (then ``answer_of`` raises)
+
+    def took(self, press: callbacks.Play) -> None:
+        """The bot answered his card as taken."""
 
     async def press(self, message: Any, data: str) -> dict[str, Any]:
         changed = self.watch.tapped(self.user_id, message.message_id) if self.watch is not None else None
         tapped = time.time()
-        answer = await self.server.answer_of(await self.server.press(self.user_id, message, data), timeout=120)
+        query = await self.server.press(self.user_id, message, data)
+        answer = await self.server.answer_of(query, timeout=self.answer_wait)
         if self.watch is not None:
             self.watch.answered.append(time.time() - tapped)
             self.watch.answered_at.append((tapped, time.time() - tapped))
@@ -712,6 +717,8 @@ class LoadPerson(Person):
             self.watch.refused(self.user_id)
             return answer
         press = callbacks.parse(data)
+        if isinstance(press, callbacks.Play):
+            self.took(press)
         if self.watch is not None and isinstance(press, callbacks.Play):
             self.moved += 1
             self.watch.last_card[self.table] = time.monotonic()  # the others see it (before his hand changes)

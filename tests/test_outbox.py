@@ -9,8 +9,8 @@ import pytest
 from pydantic import ValidationError
 from telegram import Bot
 
-from bot.config import Settings
 from bot.budgets import Bucket
+from bot.config import Settings
 from bot.outbox import Kind, Outbox, Waiter
 from bot.publisher import Publisher
 from playground.botapi import BotApiServer, Limits

@@ -18,7 +18,10 @@ async def on_error(update: object, context: Context) -> None:
     if update is None and isinstance(context.error, NetworkError):  # a poll that failed: no traceback each time,
         log.debug("a poll failed: %s", context.error)  # bot.health says once when Telegram stops answering
         return
-    log.error("error while handling %r", update, exc_info=context.error)
+    if isinstance(context.error, AnswerFailed):  # Telegram's bad moment after the change was made: no bug
+        log.warning("the answer to an update did not reach its person: %s", context.error)
+    else:
+        log.error("error while handling %r", update, exc_info=context.error)
     if not isinstance(update, Update):
         return
     lang = pick_language(update.effective_user.language_code if update.effective_user else None)
