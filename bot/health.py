@@ -39,7 +39,10 @@ from storage import Storage
 log = logging.getLogger(__name__)
 
 METRICS_TYPE = "text/plain; version=0.0.4; charset=utf-8"  # Prometheus' text format
-UNREACHABLE_AFTER = 2  # failed polls in a row that make Telegram unreachable (one is a blip)
+# Failed polls in a row that make Telegram unreachable.  Polling waits 1, 1.5 and 2.25 s between them, so four
+# are about five seconds of silence; at a 3 % failure rate of single requests a false alarm is one in a
+# million polls, where two in a row would be one in a thousand.
+UNREACHABLE_AFTER = 4
 
 
 @dataclass
