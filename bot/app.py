@@ -96,7 +96,6 @@ def build_application(
         application.bot_data.update(metrics=metrics, liveness=liveness)
         restored = await uses.restore()
 
-
         def back() -> None:  # the calls that waited go on, and what was given up before is brought up to date
             publisher.telegram_back()
             clock.tasks.spawn(uses.catch_up())
