@@ -5,6 +5,7 @@ player leaving, a lobby through a supergroup upgrade, and /stats."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import re
 from pathlib import Path
@@ -533,18 +534,43 @@ async def test_a_start_whose_command_menus_fail_goes_on_and_sets_them_later(worl
 
 
 async def test_a_reply_that_fails_after_its_change_was_stored_does_not_claim_nothing_changed(world: World) -> None:
-    """Ann's join is committed, then its reply fails: she is told that her request was handled."""
+    """Ann's join is committed, then its reply fails at every try: she is told that her request was handled."""
     ann = world.person(1, "Ann")
     await ann.say(GROUP, "/newgame")
     lobby = world.group_messages()[-1]
-    world.server.fail_next("sendMessage", 1, "500")
+    world.server.fail_next("sendMessage", 3, "500")
     await ann.join(lobby)
     game = await world.runner.storage.games.open_game(GROUP)
     assert game is not None
     assert [s.user_id for s in await world.runner.storage.games.seats(game.game_id)] == [1]
     told = world.server.bot_messages(1)[-1].text
     assert "handled your request" in told and "nothing was changed" not in told
-    assert world.server.failed == ["sendMessage: 500"]
+    assert world.server.failed == ["sendMessage: 500"] * 3
+
+
+async def test_an_answer_that_meets_a_bad_moment_is_tried_again(world: World, caplog: pytest.LogCaptureFixture) -> None:
+    """A reply (Ann's join) and a button's answer (the lobby's start) each fail once, then go through: nobody
+    is alerted that an answer was lost, and nothing is logged above INFO."""
+    people = [world.person(i + 1, f"P{i + 1}") for i in range(4)]
+    await people[0].say(GROUP, "/newgame 4")
+    lobby = world.group_messages()[-1]
+    with caplog.at_level(logging.INFO):
+        world.server.fail_next("sendMessage", 1, "500")
+        await people[0].join(lobby)
+        assert world.server.failed == ["sendMessage: 500"]
+        for person in people[1:]:
+            await person.join(lobby)
+        lobby = world.server.messages[(GROUP, lobby.message_id)]
+        start = next(b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(":start"))
+        world.server.fail_next("answerCallbackQuery", 1, "network")
+        answer = await people[0].press(lobby, start)
+        await world.runner.settle()
+    assert world.server.failed == ["sendMessage: 500", "answerCallbackQuery: network"]
+    assert not answer.get("show_alert"), answer
+    assert not any("handled your request" in m.text for p in people for m in world.server.bot_messages(p.user_id))
+    game = await world.runner.storage.games.open_game(GROUP)
+    assert game is not None and game.status == "active"
+    assert [r.getMessage() for r in caplog.records if r.levelno > logging.INFO] == []
 
 
 async def test_an_update_delivered_twice_is_handled_once(world: World) -> None:

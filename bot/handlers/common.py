@@ -9,12 +9,13 @@ from typing import TypeVar, cast
 
 from telegram import Chat, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import TelegramError
+from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.floods import waiting_out_floods
 from bot.i18n import t
 from bot.people import Person
+from bot.publisher import transient
 from bot.wiring import UseCases
 
 Context = ContextTypes.DEFAULT_TYPE
@@ -25,13 +26,25 @@ class AnswerFailed(Exception):
     """The answer to a request did not reach the person; the use case had already done its work."""
 
 
+ANSWER_WAITS = (0.5, 1.0)  # seconds before each new try of an answer that met a 5xx or a network failure
+
+
 async def answering(context: Context, call: Callable[[], Awaitable[T]]) -> T:
-    """Make ``call``, the answer after a use case (a reply, a button's answer); a 429 is waited out, and any
-    other failure of Telegram's is an ``AnswerFailed``."""
-    try:
-        return await waiting_out_floods(call, uses(context).clock)
-    except TelegramError as exc:
-        raise AnswerFailed(str(exc)) from exc
+    """Make ``call``, the answer after a use case (a reply, a button's answer): a 429 is waited out, a 5xx or a
+    network failure tried again soon (a press's answer is due within seconds, and an answer that never came
+    would end in an alert that the request was handled); any other failure of Telegram's, or the last of
+    those, is an ``AnswerFailed``."""
+    clock = uses(context).clock
+    for wait in (*ANSWER_WAITS, None):
+        try:
+            return await waiting_out_floods(call, clock)
+        except NetworkError as exc:
+            if wait is None or isinstance(exc, BadRequest) or not transient(exc):
+                raise AnswerFailed(str(exc)) from exc
+            await clock.sleep(wait)
+        except TelegramError as exc:
+            raise AnswerFailed(str(exc)) from exc
+    raise AssertionError("the last try returns or raises")
 
 
 def uses(context: Context) -> UseCases:
