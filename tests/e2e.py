@@ -164,6 +164,26 @@ async def finished(world: World, game_id: int) -> bool:
     return row is not None and row.status != "active"
 
 
+async def with_computers(world: World, command: str, computers: int, *others: str) -> tuple[list[Person], GameRow]:
+    """Ann opens a game with ``command`` and joins, then the people named ``others``; she seats ``computers``
+    computer players and starts it.  The computers may have played it out already."""
+    people = [world.person(i + 1, name) for i, name in enumerate(("Ann", *others))]
+    ann = people[0]
+    await ann.say(GROUP, command)
+    lobby = world.group_messages()[-1]
+    for person in people:
+        await person.join(lobby)
+    for _ in range(computers):
+        await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
+    opened = await world.runner.storage.games.open_game(GROUP)
+    assert opened is not None
+    answer = await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
+    assert not answer.get("show_alert"), answer
+    game = await world.runner.storage.games.get(opened.game_id)
+    assert game is not None and game.status in ("active", "finished")
+    return people, game
+
+
 async def replay(world: World, game_id: int) -> tuple[GameRow, GameState]:
     """The game as stored, read in one transaction (computer players may commit moves meanwhile)."""
     storage = world.runner.storage

@@ -7,7 +7,7 @@ import asyncio
 import random
 from pathlib import Path
 
-from tests.e2e import GROUP, World, button, configure, open_game, play_moves, running_world
+from tests.e2e import GROUP, World, button, configure, open_game, play_moves, running_world, with_computers
 from tests.test_e2e_manners import FAST
 
 
@@ -50,16 +50,7 @@ async def test_a_game_every_person_left_ends_unless_one_comes_back(tmp_path: Pat
     slow = FAST | {"computer_pause_seconds": 2.0}  # computers that do not play the series out within a minute
     async with running_world(tmp_path, game_deserted_seconds=60.0, **slow) as world:
         await configure(world, computer_level="random", turn_timer=0)
-        ann, bob = world.person(1, "Ann"), world.person(2, "Bob")
-        await ann.say(GROUP, "/newgame classic")
-        lobby = world.group_messages()[-1]
-        for person in (ann, bob):
-            await person.join(lobby)
-        for _ in range(2):
-            await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
-        game = await world.runner.storage.games.open_game(GROUP)
-        assert game is not None
-        await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
+        (ann, bob), game = await with_computers(world, "/newgame classic", 2, "Bob")
         await world.server.left_message(GROUP, bob.user_id)
         await asyncio.sleep(90)
         await world.runner.settle()

@@ -17,10 +17,8 @@ from telegram import Update
 
 from engine import Action, Card, Kind
 from engine.players import decide
-from storage import GameRow
 from tests.e2e import (
     GROUP,
-    Person,
     World,
     button,
     configure,
@@ -30,6 +28,7 @@ from tests.e2e import (
     play_turn,
     replay,
     running_world,
+    with_computers,
 )
 
 FAST: dict[str, Any] = {
@@ -38,23 +37,6 @@ FAST: dict[str, Any] = {
     "computer_budget_seconds": 0.02,
     "computer_pause_seconds": 0.02,
 }
-
-
-async def with_computers(world: World, command: str, computers: int) -> tuple[Person, GameRow]:
-    """Ann opens a game with ``command``, joins, seats ``computers`` computer players and starts it."""
-    ann = world.person(1, "Ann")
-    await ann.say(GROUP, command)
-    lobby = world.group_messages()[-1]
-    await ann.join(lobby)
-    for _ in range(computers):
-        await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
-    opened = await world.runner.storage.games.open_game(GROUP)
-    assert opened is not None
-    answer = await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
-    assert not answer.get("show_alert"), answer
-    game = await world.runner.storage.games.get(opened.game_id)  # the computers may have played it out already
-    assert game is not None and game.status in ("active", "finished")
-    return ann, game
 
 
 async def stand_ins(world: World, game_id: int) -> dict[int, str | None]:
@@ -474,7 +456,7 @@ async def test_stats_and_the_all_time_table_after_a_series(tmp_path: Path) -> No
     and the computer takes his seat); /stats in private and /score in the group show it."""
     async with running_world(tmp_path, **FAST) as world:
         await configure(world, turn_timer=1, computer_level="random")
-        ann, game = await with_computers(world, "/newgame", 3)
+        [ann], game = await with_computers(world, "/newgame", 3)
 
         async def done() -> bool:
             return await finished(world, game.game_id)
@@ -612,7 +594,7 @@ async def test_a_computer_choice_the_engine_refuses_does_not_stall_the_table(tmp
     with mock.patch("bot.computers.decide", side_effect=first_forged):
         async with running_world(tmp_path, allow_fallbacks=True, **FAST) as world:
             await configure(world, turn_timer=0, computer_level="strong")
-            ann, game = await with_computers(world, "/newgame czech", 2)
+            [ann], game = await with_computers(world, "/newgame czech", 2)
             rng = random.Random(5)
 
             async def computers_moved() -> bool:

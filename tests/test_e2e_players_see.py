@@ -15,7 +15,18 @@ from engine import Kind, find_variant
 from engine.czech import KOZEL
 from playground.botapi import BOT_USERNAME
 from storage import ChatSettings
-from tests.e2e import GROUP, World, button, eventually, finished, open_game, play_turn, replay, running_world
+from tests.e2e import (
+    GROUP,
+    World,
+    button,
+    eventually,
+    finished,
+    open_game,
+    play_turn,
+    replay,
+    running_world,
+    with_computers,
+)
 from tests.helpers import card_buttons_that_play
 
 FAST: dict[str, Any] = {
@@ -137,16 +148,8 @@ async def test_a_vote_to_cancel_loses_its_button_when_the_series_ends_even_after
     kept in memory only, and the button stayed live after a normal end)."""
     async with running_world(tmp_path, **FAST) as world:
         await configure(world, computer_level="random", turn_timer=0)
-        ann, bob = world.person(1, "Ann"), world.person(2, "Bob")
-        await ann.say(GROUP, "/newgame czech")
-        lobby = world.group_messages()[-1]
-        for person in (ann, bob):
-            await person.join(lobby)
-        for _ in range(2):
-            await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
-        await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
-        game = await world.runner.storage.games.open_game(GROUP)
-        assert game is not None and game.status == "active"
+        (_, bob), game = await with_computers(world, "/newgame czech", 2, "Bob")
+        assert game.status == "active"
         await bob.say(GROUP, "/cancel")  # not the creator: a vote, 1 of the 2 people needed
         vote = world.group_messages()[-1]
         assert button(vote, ":vote")

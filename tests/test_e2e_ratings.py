@@ -12,7 +12,6 @@ from tests.e2e import (
     GROUP,
     Person,
     World,
-    button,
     configure,
     eventually,
     finished,
@@ -20,8 +19,9 @@ from tests.e2e import (
     play_turn,
     play_until,
     running_world,
+    with_computers,
 )
-from tests.test_e2e_manners import FAST, with_computers
+from tests.test_e2e_manners import FAST
 
 
 async def series_played(world: World) -> int:
@@ -165,16 +165,7 @@ async def test_a_person_who_leaves_mid_series_is_rated_at_its_end(tmp_path: Path
     """Leaving the group hands the seat to a computer, not the result: the series' end rates the person."""
     async with running_world(tmp_path, **FAST) as world:
         await configure(world, computer_level="random")
-        ann, bob = world.person(1, "Ann"), world.person(2, "Bob")
-        await ann.say(GROUP, "/newgame")
-        lobby = world.group_messages()[-1]
-        for person in (ann, bob):
-            await person.join(lobby)
-        for _ in range(2):
-            await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":bot"))
-        game = await world.runner.storage.games.open_game(GROUP)
-        assert game is not None
-        await ann.press(world.server.messages[(GROUP, lobby.message_id)], button(lobby, ":start"))
+        (ann, bob), game = await with_computers(world, "/newgame", 2, "Bob")
         await world.server.left_message(GROUP, bob.user_id)
         await world.runner.settle()
 
