@@ -92,7 +92,9 @@ class Publisher:
         self.on_forbidden: Callable[[int], None] | None = None  # told of a private chat that refuses us (403)
         # told, for a call made with ``since``, how long after ``since`` its change was shown, and for whom
         self.on_latency: Callable[[Kind, float], None] | None = None
-        self._since: dict[tuple[int, int], float] = {}  # the earliest ``since`` of a message's pending render
+        # a message's pending changes: for each kind they were asked as, when the earliest of them was asked
+        # (a turn's change hurries an idle hand's that waited long: each is timed from its own request)
+        self._since: dict[tuple[int, int], dict[Kind, float]] = {}
         self._reachable = asyncio.Event()  # cleared while Telegram is known to be unreachable
         self._reachable.set()
 
@@ -117,8 +119,8 @@ class Publisher:
                     sent = await self._send(chat_id, render, notify, kind)
             else:
                 sent = await self._send(chat_id, render, notify, kind)
-            if sent is not None:
-                self._shown_after(kind, since)
+            if sent is not None and since is not None:
+                self._shown_after({kind: since})
             return sent
         finally:
             self._sending[chat_id] -= 1
@@ -200,7 +202,7 @@ class Publisher:
             return
         self._pending[key] = render
         if since is not None:
-            self._since[key] = min(since, self._since.get(key, since))
+            self._asked(key, {kind: since})
         self._kinds[key] = min(kind, self._kinds.get(key, kind))
         if (waiter := self._waiting.get(key)) is not None:
             self.outbox.hurry(waiter, kind)
@@ -265,7 +267,8 @@ class Publisher:
                     continue
                 waits = failures = 0
                 self._remember(key, render, changed=changed)
-                self._shown_after(min(kind, self._kinds.get(key, kind)), since)
+                if since is not None:
+                    self._shown_after(since)
         finally:
             self._workers.pop(key, None)
             self._editing[key[0]] -= 1
@@ -284,16 +287,27 @@ class Publisher:
             old, _ = self._shown.popitem(last=False)
             self._shown_at.pop(old, None)
 
-    def _retry(self, key: tuple[int, int], render: Render, kind: Kind, since: float | None = None) -> None:
+    def _retry(
+        self, key: tuple[int, int], render: Render, kind: Kind, since: dict[Kind, float] | None = None
+    ) -> None:
         """Send ``render`` again, unless a newer render came meanwhile; it is as urgent as it was."""
         self._pending.setdefault(key, render)
         self._kinds[key] = min(kind, self._kinds.get(key, kind))
         if since is not None:
-            self._since[key] = min(since, self._since.get(key, since))
+            self._asked(key, since)
 
-    def _shown_after(self, kind: Kind, since: float | None) -> None:
-        if since is not None and self.on_latency is not None:
-            self.on_latency(kind, self.clock.monotonic() - since)
+    def _asked(self, key: tuple[int, int], since: dict[Kind, float]) -> None:
+        """Changes of the message were asked for, as these kinds, at these times."""
+        earliest = self._since.setdefault(key, {})
+        for kind, at in since.items():
+            earliest[kind] = min(at, earliest.get(kind, at))
+
+    def _shown_after(self, since: dict[Kind, float]) -> None:
+        """The changes asked for at ``since`` (by kind) are shown now."""
+        if self.on_latency is not None:
+            now = self.clock.monotonic()
+            for kind, at in since.items():
+                self.on_latency(kind, now - at)
 
     def _forbidden(self, chat_id: int) -> None:
         if chat_id > 0 and self.on_forbidden is not None:
