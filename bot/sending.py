@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
@@ -20,6 +21,9 @@ from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
+from telegram.error import BadRequest
+
+log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
@@ -83,6 +87,7 @@ class FileIds:
         self._ids: OrderedDict[str, str] = OrderedDict()
         self.uploads = 0
         self.uploaded_bytes = 0
+        self.refused = 0  # file ids Telegram no longer knew, so their pictures were uploaded again
 
     def get(self, photo: Picture) -> str | None:
         return self._ids.get(photo.key)
@@ -106,6 +111,23 @@ class FileIds:
             while len(self._ids) > FILE_IDS_KEPT:
                 self._ids.popitem(last=False)
 
+    async def showing(self, photo: Picture, call: Callable[[str | bytes], Awaitable[Message | bool]]) -> Message | bool:
+        """``call`` with what shows ``photo`` (``media``), and remember its file id.  Telegram keeps a bot's
+        file ids, but a server that forgot one (the embedded one keeps only so many pictures) refuses it: the
+        picture is then uploaded again, and counted, rather than the message never being sent."""
+        media = await self.media(photo)
+        try:
+            message = await call(media)
+        except BadRequest as exc:
+            if not isinstance(media, str) or "file identifier" not in str(exc).lower():
+                raise
+            self.refused += 1
+            self._ids.pop(photo.key, None)
+            log.info("a picture's file id was refused (%s); uploading it again", exc)
+            message = await call(await self.media(photo))
+        self.remember(photo, message)
+        return message
+
 
 async def post(bot: Bot, chat_id: int, render: Render, notify: bool, file_ids: FileIds) -> Message:
     """Send ``render`` as a new message."""
@@ -118,15 +140,15 @@ async def post(bot: Bot, chat_id: int, render: Render, notify: bool, file_ids: F
             disable_notification=not notify,
             link_preview_options=NO_PREVIEW,
         )
-    message = await bot.send_photo(
+    message = await file_ids.showing(render.photo, lambda media: bot.send_photo(
         chat_id,
-        await file_ids.media(render.photo),
+        media,
         caption=render.text or None,
         parse_mode=ParseMode.HTML,
         reply_markup=render.markup,
         disable_notification=not notify,
-    )
-    file_ids.remember(render.photo, message)
+    ))  # fmt: skip
+    assert isinstance(message, Message)
     return message
 
 
@@ -158,6 +180,8 @@ async def change(bot: Bot, key: tuple[int, int], render: Render, method: str, fi
             reply_markup=render.markup,
         )  # fmt: skip
         return
-    media = InputMediaPhoto(await file_ids.media(render.photo), caption=render.text, parse_mode=ParseMode.HTML)
-    message = await bot.edit_message_media(media, chat_id=chat_id, message_id=message_id, reply_markup=render.markup)
-    file_ids.remember(render.photo, message)
+    text, markup = render.text, render.markup
+    await file_ids.showing(render.photo, lambda media: bot.edit_message_media(
+        InputMediaPhoto(media, caption=text, parse_mode=ParseMode.HTML),
+        chat_id=chat_id, message_id=message_id, reply_markup=markup,
+    ))  # fmt: skip

@@ -125,6 +125,8 @@ async def running_world(
         assert runner.failed_tellings == 0, f"{runner.failed_tellings} tellings failed (see the log)"
         assert runner.unexpected_edits == 0, f"{runner.unexpected_edits} edits raised a bug (see the log)"
         assert flood is not None or not server.limited, f"the bot went past Telegram's limits: {server.limited[:5]}"
+        refused = [c.method for c in server.calls if "file identifier" in (c.error or "")]
+        assert not refused, f"the bot sent file ids the server does not know: {refused[:5]}"
     finally:
         if runner.app is not None:
             await runner.stop()

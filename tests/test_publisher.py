@@ -14,6 +14,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from bot.outbox import Kind
 from bot.publisher import Publisher
 from bot.sending import MAX_CAPTION, MAX_TEXT, Picture
+from playground import botapi
 from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import loop_time, server_and_bot
 
@@ -313,3 +314,27 @@ async def test_each_kind_of_change_is_timed_from_its_own_request(fake: tuple[Fak
     assert calls(server, "editMessageText") == 7
     assert seen[Kind.TURN_HAND] < 2.5, seen  # it came 3 s after the idle change, and waited 2 s
     assert seen[Kind.HAND] >= 4.0, seen  # it waited for the chat's next token, five seconds after the last edit
+
+
+async def test_a_picture_whose_file_id_was_forgotten_is_uploaded_again(
+    fake: tuple[FakeTelegram, Bot], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that keeps one picture no message shows: red's file id is gone when a new deal's table shows
+    red again.  The bot sent it by that id, was refused, and the table was never posted; now it uploads red
+    again, and counts it."""
+    monkeypatch.setattr(botapi, "PHOTOS_LOOSE", 1)
+    server, bot = fake
+    publisher = Publisher(bot)
+    red = png((200, 0, 0))
+    message_id = await publisher.send(GROUP, "deal 1", photo=red)
+    assert message_id is not None
+    for colour in ((0, 0, 200), (0, 200, 0)):  # red, then blue, no longer shown; only the newest is kept
+        publisher.edit(GROUP, message_id, "deal 1", photo=png(colour))
+        await publisher.flush()
+    again = await publisher.send(GROUP, "deal 2", photo=red)
+    assert again is not None and server.messages[(GROUP, again)].photo in server.photos
+    assert publisher.file_ids.refused == 1 and publisher.file_ids.uploads == 4
+    publisher.edit(GROUP, message_id, "deal 1, again", photo=png((0, 0, 200)))  # blue's id is gone too: media
+    await publisher.flush()
+    assert publisher.file_ids.refused == 2 and server.messages[(GROUP, message_id)].text == "deal 1, again"
+    assert publisher.unexpected == 0 and server.violations == []
