@@ -82,7 +82,7 @@ class Publisher:
         self._editing: Counter[int] = Counter()  # chat -> its messages with an edit on its way
         # what each message shows, and when it last changed, for the newest SHOWN_KEPT messages (a message
         # forgotten here is only edited again even if unchanged, which Telegram answers "not modified")
-        self._shown: OrderedDict[tuple[int, int], tuple[str, str, str]] = OrderedDict()
+        self._shown: OrderedDict[tuple[int, int], tuple[bytes, str]] = OrderedDict()
         self.file_ids = FileIds()  # also counts the pictures uploaded and their bytes
         self._shown_at: dict[tuple[int, int], float] = {}  # when the message last changed before its reader
         self.calls: Counter[str] = Counter()
