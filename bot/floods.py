@@ -4,6 +4,7 @@ python-telegram-bot's own limiter is not used: it would wait a 429 out and send 
 and that retry would bypass the outbox (``bot.outbox``).  Requests refused in the same second then came back
 in the same second, were refused again, and at 1,000 tables one 429 grew into thousands.  The publisher waits
 a 429 out and asks the outbox for a new turn; the few calls made outside it go through ``waiting_out_floods``.
+Both try other failures again while ``transient`` says it may help.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from telegram.error import RetryAfter
+from telegram.error import NetworkError, RetryAfter
 
 from bot.clock import Clock
 
@@ -35,3 +36,9 @@ async def waiting_out_floods(call: Callable[[], Awaitable[T]], clock: Clock, wai
         except RetryAfter as exc:
             await clock.sleep(seconds(exc.retry_after))
     return await call()
+
+
+def transient(exc: NetworkError) -> bool:
+    """Whether trying again may help: not when the bot's own HTTP client failed (python-telegram-bot wraps
+    its RuntimeError, e.g. a request made after the application shut its client down, as a NetworkError)."""
+    return not isinstance(exc.__cause__, RuntimeError)

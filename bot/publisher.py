@@ -36,7 +36,7 @@ from telegram import Bot, InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot.clock import Clock
-from bot.floods import FLOOD_WAITS, seconds
+from bot.floods import FLOOD_WAITS, seconds, transient
 from bot.outbox import CRUISE_SHARE, Kind, Outbox, Waiter
 from bot.sending import MAX_CAPTION, MAX_TEXT, FileIds, Picture, Render, change, edit_method, fit, post
 
@@ -392,9 +392,3 @@ class Publisher:
         shown = self.shown_at(chat_id, message_id)
         start = since if shown is None else max(since, shown)
         return max(0.0, start + seconds - self.clock.now())
-
-
-def transient(exc: NetworkError) -> bool:
-    """Whether trying again may help: not when the bot's own HTTP client failed (python-telegram-bot wraps
-    its RuntimeError, e.g. a request made after the application shut its client down, as a NetworkError)."""
-    return not isinstance(exc.__cause__, RuntimeError)

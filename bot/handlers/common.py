@@ -12,10 +12,9 @@ from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import ContextTypes
 
-from bot.floods import waiting_out_floods
+from bot.floods import transient, waiting_out_floods
 from bot.i18n import t
 from bot.people import Person
-from bot.publisher import transient
 from bot.wiring import UseCases
 
 Context = ContextTypes.DEFAULT_TYPE
