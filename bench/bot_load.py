@@ -559,8 +559,9 @@ async def run_split(
     return result
 
 
-def rss_mib() -> float:
-    with open(f"/proc/{os.getpid()}/statm") as statm:
+def rss_mib(pid: int | None = None) -> float:
+    """The resident memory of process ``pid`` (this one by default), in MiB."""
+    with open(f"/proc/{pid or os.getpid()}/statm") as statm:
         return round(int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
 
 

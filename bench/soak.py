@@ -42,10 +42,11 @@ from typing import Any
 
 import aiohttp
 
-from bench.bot_load import LoadPerson, Watch, pct
+from bench.bot_load import LoadPerson, Watch, pct, rss_mib
 from bot import callbacks
 from playground.botapi import ALL_METHODS, Limits
 from playground.botapi import BotApiServer as FakeTelegram
+from storage.db import size_on_disk
 from tests.e2e import Person, free_port, play_turn
 
 VARIANTS = ("/newgame 4", "/newgame classic", "/newgame czech")
@@ -118,7 +119,7 @@ class Soak:
         if self.process is not None and self.process.returncode is None:
             with contextlib.suppress(OSError):
                 pid = self.process.pid
-                self.lives[-1].append((time.monotonic(), rss_of(pid)))
+                self.lives[-1].append((time.monotonic(), rss_mib(pid)))
 
     # --- the tables ---------------------------------------------------------------------------------------
 
@@ -237,11 +238,6 @@ class SoakPerson(LoadPerson):
             return {}
 
 
-def rss_of(pid: int) -> float:
-    with open(f"/proc/{pid}/statm") as statm:
-        return round(int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
-
-
 def game_status(database: Path, chat_id: int) -> str | None:
     """The status of the chat's latest game, read without disturbing the bot (None: none yet)."""
     try:
@@ -266,10 +262,7 @@ def slope_per_hour(points: list[tuple[float, float]]) -> float | None:
     points = [p for p in points if p[0] - points[0][0] >= WARM_UP] if points else []
     if len(points) < 3:
         return None
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    var = sum((x - mx) ** 2 for x in xs)
-    return round(3600 * sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / var, 2) if var else None
+    return round(3600 * statistics.linear_regression([p[0] for p in points], [p[1] for p in points]).slope, 2)
 
 
 async def run(minutes: float, games: int, pace: float, kill_every: float, fail_rate: float) -> dict[str, Any]:
@@ -281,7 +274,7 @@ async def run(minutes: float, games: int, pace: float, kill_every: float, fail_r
         await asyncio.gather(*(soak.open_table(i) for i in range(games)))
         opened_calls, opened_limited = len(server.calls), len(server.limited)
         server.fail_methods, server.fail_rate = ALL_METHODS, fail_rate
-        size_before = db_size(soak.database)
+        size_before = size_on_disk(soak.database)
         watch = Watch([(chat_id, people) for chat_id, people in soak.tables.items()])
         watch.waits = True
         server.listeners.append(watch.heard)
@@ -335,16 +328,12 @@ async def run(minutes: float, games: int, pace: float, kill_every: float, fail_r
             "own_hand_ms_p50_p99_last_quarter": [pct(last, 0.5), pct(last, 0.99)],
             "bot_rss_mib_first_and_last_of_each_life": [[life[0][1], life[-1][1]] for life in soak.lives if life],
             "bot_rss_slope_mib_per_hour_each_life": [slope_per_hour(life) for life in soak.lives],
-            "database_mb_before_and_after": [round(size_before / 1e6, 2), round(db_size(soak.database) / 1e6, 2)],
+            "database_mb_before_and_after": [round(size_before / 1e6, 2), round(size_on_disk(soak.database) / 1e6, 2)],
             "logged_warning_or_worse": dict(logged.most_common(12)),
             "metrics": metrics,
         }
     await server.stop()
     return result
-
-
-def db_size(path: Path) -> int:
-    return sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal")) if p.exists())
 
 
 async def scrape(port: int) -> dict[str, float]:

@@ -112,6 +112,15 @@ def check_file(path: Path) -> int:
 _current_tx: contextvars.ContextVar[Database | None] = contextvars.ContextVar("storage_tx", default=None)
 
 
+def size_on_disk(path: Path) -> int:
+    """The bytes of the database at ``path`` on disk, its write-ahead log included (0 for a file not there)."""
+    total = 0
+    for part in (path, path.with_name(path.name + "-wal")):
+        with contextlib.suppress(OSError):
+            total += part.stat().st_size
+    return total
+
+
 class _OnTheThread:
     """How many calls of this process are with SQLite's thread now.  A test whose event loop runs on virtual
     time (``playground.virtual_time``) lets no time pass while one is: the thread works at the machine's
@@ -152,11 +161,7 @@ class Database:
 
     def size(self) -> int:
         """The database's bytes on disk, its write-ahead log included."""
-        total = 0
-        for path in (self.path, self.path.with_name(self.path.name + "-wal")):
-            with contextlib.suppress(OSError):
-                total += path.stat().st_size
-        return total
+        return size_on_disk(self.path)
 
     def stamp(self) -> str:
         """``now`` as the database writes its times (what ``strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`` gives)."""
