@@ -124,17 +124,20 @@ class GroupTable:
             picture=deal_result_picture(result, variant, live.seating, lang),
         )
 
-    async def close_deal(self, live: Live, closing: Closing) -> None:
+    async def close_deal(self, live: Live, closing: Closing) -> bool:
         """Close a finished deal's table (in the group's line: after that table was posted, if it was still on
-        its way); a picture table that was never posted, which no text table will head, is sent as its result."""
+        its way); a picture table that was never posted, which no text table will head, is sent as its result.
+        Whether Telegram answered it: false while it is still owed, so the deal is not yet told."""
         table = live.game
         if table.table_message_id is not None and table.table_deal_no == closing.deal_no:
             if table.table_picture:  # the table becomes the deal's result
                 self.publisher.edit(table.chat_id, table.table_message_id, closing.caption, photo=closing.picture)
             else:
                 self.publisher.edit(table.chat_id, table.table_message_id, closing.text)
-        elif live.settings.table == "picture":
+            return await self.publisher.edited(table.chat_id, table.table_message_id)
+        if live.settings.table == "picture":
             await self.publisher.send(table.chat_id, closing.caption, photo=closing.picture)
+        return True
 
     def ending(self, live: Live, deals_before: int, ratings: str) -> list[tuple[str, Picture | None]]:
         """The messages that end a series: the results the group was not shown and the outcome, with the

@@ -309,10 +309,10 @@ class Notifier:
             announced += 1
 
         async def to_group() -> None:  # after the finished deal's table was posted, if it was still on its way
-            if closing is not None:
-                await self.table.close_deal(live, closing)
-                if ending:  # the last deal's result shows before the end of the series below it
-                    await self.publisher.flush([live.game.chat_id])
+            # the deal is told once Telegram has its table's closing: one still owed at a stop is the next
+            # start's, and the last deal's result shows before the end of the series below it
+            if closing is not None and not await self.table.close_deal(live, closing):
+                return
             for text, photo in ending:
                 await self.publisher.send(live.game.chat_id, text, photo=photo)
             await self.storage.games.set_announced_deals(live.game_id, announced)

@@ -96,6 +96,9 @@ class Publisher:
         # (a turn's change hurries an idle hand's that waited long: each is timed from its own request)
         self._since: dict[tuple[int, int], dict[Kind, float]] = {}
         self._reachable = asyncio.Event()  # cleared while Telegram is known to be unreachable
+        # messages whose edit someone awaits (``edited``), and those of them whose edit Telegram refused for good
+        self._watched: Counter[tuple[int, int]] = Counter()
+        self._refused: set[tuple[int, int]] = set()
         self._reachable.set()
 
     async def send(
@@ -244,11 +247,13 @@ class Publisher:
                 except BadRequest as exc:
                     if "not modified" not in str(exc).lower():
                         log.warning("edit of %s failed: %s", key, exc)
+                        self._refused_for_good(key)
                         continue
                     changed = False  # it showed this already (sent before a restart): its reader saw no change
                 except Forbidden:
                     log.info("cannot write to chat %s", key[0])
                     self._forbidden(key[0])
+                    self._refused_for_good(key)
                     continue
                 except NetworkError as exc:
                     failures = 0 if await self._reached_again() else failures + 1
@@ -276,6 +281,29 @@ class Publisher:
                 del self._editing[key[0]]
             if key not in self._pending:
                 self._kinds.pop(key, None)
+
+    async def edited(self, chat_id: int, message_id: int) -> bool:
+        """Wait until the edit just scheduled for the message is done with, and say whether Telegram answered
+        it: it took it, or refused it for good (the message is gone, the chat closed to the bot).  False: it is
+        still owed (dropped at a stop, or given up after failures), so whoever records it as told must not."""
+        key = (chat_id, message_id)
+        wanted = self._pending.get(key)
+        if wanted is None:
+            return True  # it shows that already
+        self._watched[key] += 1
+        try:
+            while (worker := self._workers.get(key)) is not None:
+                await asyncio.wait([worker])
+            return self._shown.get(key) == wanted.key() or key in self._refused
+        finally:
+            self._watched[key] -= 1
+            if not self._watched[key]:
+                del self._watched[key]
+                self._refused.discard(key)
+
+    def _refused_for_good(self, key: tuple[int, int]) -> None:
+        if key in self._watched:
+            self._refused.add(key)
 
     def _remember(self, key: tuple[int, int], render: Render, *, changed: bool) -> None:
         """The message shows ``render`` now (``changed``: its reader saw it change)."""

@@ -18,6 +18,7 @@ from bot.outbox import Kind
 from bot.publisher import Publisher
 from bot.render import Seating, render_deal_result, render_outcome
 from bot.sending import fit
+from engine import Action, GameState
 from playground.botapi import ALL_METHODS, BotApiServer, Message
 from tests.e2e import (
     GROUP,
@@ -303,3 +304,48 @@ async def test_telegram_gone_for_an_hour_is_said_twice_and_the_game_goes_on(
         assert_up_to_date(world.server, wanted)
         sends = Counter(c.method for c in world.server.calls if c.error is None) - sent_before
         assert sends["sendMessage"] + sends["sendPhoto"] <= 2  # a new deal's table, at most: nothing sent again
+
+
+async def test_a_deal_end_still_owed_at_a_stop_is_told_by_the_next_start(tmp_path: Path) -> None:
+    """A deal ends while the group's budget is spent and the bot stops before its table's closing edit goes
+    out: the deal is not recorded as told, so the next start closes that table with the deal's result (it
+    stayed frozen mid-deal, and the result never reached the group, when it was marked told on being queued)."""
+    async with running_world(tmp_path, lobby_ttl_seconds=600, group_messages_per_minute=3) as world:
+        people, game = await open_game(world, "/newgame classic", 4)
+        rng = random.Random(3)
+
+        async def last_card_of_the_deal() -> bool:
+            _, state = await replay(world, game.game_id)
+            moves = () if state.to_move is None else state.legal_actions(state.to_move)
+            return len(moves) == 1 and ended_by(state, moves[0])
+
+        def ended_by(state: GameState, action: Action) -> bool:
+            after = state.clone()
+            after.apply(action)
+            return len(after.deals) > len(state.deals)
+
+        await play_until(people, last_card_of_the_deal, rng)
+        row, _ = await replay(world, game.game_id)
+        table_id = row.table_message_id
+        assert table_id is not None
+        mover = next(p for p in people if p.my_turn())
+        hand, actions, _ = mover.options()
+        assert hand is not None and len(actions) == 1
+        live = world.runner.uses.games.get(game.game_id)
+        assert live is not None
+        seating = live.seating
+        await world.server.answer_of(await world.server.press(mover.user_id, hand, actions[0]))
+        _, state = await replay(world, game.game_id)  # the press is answered once its move is stored
+        assert len(state.deals) == 1
+        await world.runner.stop()  # the grace (8 s) is over long before the group's next message (20 s)
+        def table() -> Message:
+            return next(m for m in world.group_messages() if m.message_id == table_id)
+
+        assert "Turn:" in table().text, "the test saw nothing: the closing went out before the stop"
+
+        await world.runner.start()
+        await world.runner.settle()
+        told = render_deal_result(state.deals[0], "classic", seating, "en")
+        assert told in table().text
+        row, _ = await replay(world, game.game_id)
+        assert row.announced_deals == 1 and row.table_deal_no == 1  # and the next deal's table is posted
