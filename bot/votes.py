@@ -75,12 +75,12 @@ class Votes:
             elif person.user_id in game.cancel_votes:
                 alert, events = t(lang, "cancel.already_voted"), []
             else:
-                if message_id:
-                    await self.storage.games.add_vote_message(game.game_id, message_id)
                 outcome, (text, markup), events = await self.vote(game, person.user_id, lang)
                 if outcome == "refused":
-                    alert = text
+                    alert = text  # and nothing is kept of the press: its message may be anybody's
                 else:
+                    if outcome == "counted" and message_id and chat_id == game.chat_id:
+                        await self.storage.games.add_vote_message(game.game_id, message_id)
                     alert = t(lang, "cancel.voted") if outcome == "counted" else None
                     events += [Edit(chat_id, message_id, text, markup)] if message_id else []
         await self.tell(events)

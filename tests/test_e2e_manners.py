@@ -259,6 +259,13 @@ async def test_cancel_by_creator_by_admin_by_vote_and_refused(tmp_path: Path) ->
         assert "3 of the 4" in vote.text and "(1/3)" in vote.buttons()[0]["text"]
         answer = await outsider.press(vote, button(vote, ":vote"))
         assert answer.get("show_alert") and "Only players seated" in answer["text"]
+        # a refused press keeps nothing of its message: one in his private chat is no vote of the group's
+        await outsider.say(outsider.user_id, "/start")
+        own = world.server.bot_messages(outsider.user_id)[-1]
+        answer = await outsider.press(own, button(vote, ":vote"))
+        assert answer.get("show_alert") and "Only players seated" in answer["text"]
+        stored = await world.runner.storage.games.get(third.game_id)
+        assert stored is not None and stored.vote_message_ids == [vote.message_id]
         answer = await cid.press(vote, button(vote, ":vote"))
         assert "already" in answer["text"]
         await dan.press(vote, button(vote, ":vote"))
