@@ -26,7 +26,7 @@ from bot.render import (
     table_caption,
     table_picture,
 )
-from bot.sending import MAX_CAPTION, Picture
+from bot.sending import MAX_CAPTION, Picture, telegram_length
 from storage import Storage
 
 
@@ -153,7 +153,7 @@ class GroupTable:
         parts = [render_deal_result(r, variant, live.seating, lang) for r in unseen[:-1]]
         picture = outcome_picture(state.outcome, state.totals, variant, live.seating, lang)
         caption = "\n\n".join([*parts, outcome, ratings] if ratings else [*parts, outcome])
-        if len(caption) <= MAX_CAPTION or not ratings:
+        if telegram_length(caption) <= MAX_CAPTION or not ratings:
             return [(caption, picture)]
         return [("\n\n".join([*parts, outcome]), picture), (ratings, None)]  # a caption never cuts a rating
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import html
 import json
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
@@ -73,13 +75,33 @@ class Render:
         return digest, self.photo.key if self.photo is not None else ""
 
 
+TAG = re.compile(r"<[^>]*>")
+
+
+def telegram_length(text: str) -> int:
+    """How long Telegram counts an HTML text against its limits: what it shows (no tags, entities read), in
+    UTF-16 code units, as it counts its entities (an emoji beyond the first plane counts two)."""
+    return len(html.unescape(TAG.sub("", text)).encode("utf-16-le")) // 2
+
+
 def fit(text: str, limit: int = MAX_TEXT) -> str:
-    """Telegram refuses texts over 4,096 characters (captions over 1,024); long ones are cut (at a line end,
-    so no HTML tag or entity is split), never the whole message lost."""
-    if len(text) <= limit:
+    """Telegram refuses texts over 4,096 (captions over 1,024) as it counts them (``telegram_length``); a long
+    one is cut at a line end, so no HTML tag or entity is split, never the whole message lost.  A single line
+    that long loses its markup and is cut within it."""
+    if telegram_length(text) <= limit:
         return text
-    cut = text.rfind("\n", 0, limit - 1)
-    return text[: cut if cut > 0 else limit - 1] + "…"
+    cut = text.rfind("\n", 0, len(text))
+    while cut > 0:
+        if telegram_length(text[:cut]) + 1 <= limit:
+            return text[:cut] + "…"
+        cut = text.rfind("\n", 0, cut)
+    shown, units = [], 0
+    for char in html.unescape(TAG.sub("", text)):
+        units += len(char.encode("utf-16-le")) // 2
+        if units + 1 > limit:
+            break
+        shown.append(char)
+    return html.escape("".join(shown), quote=False) + "…"
 
 
 class FileIds:

@@ -262,9 +262,11 @@ def check_html(text: str) -> None:
 
 
 def visible_length(text: str, parse_mode: str | None) -> int:
+    """A text's length as Telegram checks it against a limit: after its entities are parsed, in UTF-16 code
+    units."""
     if parse_mode and parse_mode.upper() == "HTML":
         text = html.unescape(re.sub(r"<[^>]+>", "", text))
-    return len(text)
+    return len(text.encode("utf-16-le")) // 2
 
 
 @dataclass(frozen=True)
@@ -1106,7 +1108,7 @@ class BotApiServer:
         query_id = params["callback_query_id"]
         if query_id in self.answers:
             raise ApiError(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
-        if len(params.get("text", "")) > 200:
+        if visible_length(params.get("text", ""), None) > 200:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         self.answers[query_id] = params
         self._answered.setdefault(query_id, asyncio.Event()).set()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import html
+import re
 from collections.abc import AsyncIterator, Callable
 from io import BytesIO
 from typing import Any, cast
@@ -13,7 +15,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.outbox import Kind
 from bot.publisher import Publisher
-from bot.sending import MAX_CAPTION, MAX_TEXT, Picture
+from bot.sending import MAX_CAPTION, MAX_TEXT, Picture, fit, telegram_length
 from playground import botapi
 from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import loop_time, server_and_bot
@@ -263,6 +265,29 @@ async def test_a_long_caption_is_cut_to_telegrams_limit(fake: tuple[FakeTelegram
     assert message_id is not None
     caption = server.messages[(GROUP, message_id)].text
     assert len(caption) <= MAX_CAPTION and caption.endswith("…")
+
+
+async def test_a_caption_is_measured_as_telegram_counts_it_in_utf16_units(fake: tuple[FakeTelegram, Bot]) -> None:
+    """Names full of emoji: 740 characters but 1,460 UTF-16 code units, which is what Telegram counts. The
+    caption is cut to fit, at a line end, and taken (counted in characters, it was refused as too long and
+    the table went stale)."""
+    server, bot = fake
+    publisher = Publisher(bot)
+    text = "\n".join(f"<b>🌸 {i:02}</b> " + "🐐" * 32 + " &amp;" for i in range(20))
+    assert len(html.unescape(re.sub("<[^>]+>", "", text))) < MAX_CAPTION < telegram_length(text)
+    message_id = await publisher.send(GROUP, text, photo=png((0, 0, 120)))
+    assert message_id is not None
+    caption = server.messages[(GROUP, message_id)].text
+    assert caption.endswith("…") and caption.count("<b>") == caption.count("</b>")
+    assert MAX_CAPTION - 40 <= telegram_length(caption) <= MAX_CAPTION
+    assert server.violations == []
+
+
+def test_a_line_too_long_for_telegram_is_cut_as_plain_text() -> None:
+    line = "<b>Ann &amp; Bob</b> " + "👨‍👩‍👧" * 300
+    cut = fit(line, MAX_CAPTION)
+    assert telegram_length(cut) <= MAX_CAPTION and cut.startswith("Ann &amp; Bob 👨") and "<b>" not in cut
+    assert fit("short 🐐", MAX_CAPTION) == "short 🐐"
 
 
 async def test_a_failed_picture_edit_is_retried_with_the_newest_render(fake: tuple[FakeTelegram, Bot]) -> None:
