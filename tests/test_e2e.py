@@ -12,6 +12,7 @@ import pytest
 
 from bot.render import Seating, card_label, render_deal_result, render_outcome
 from engine import Card, GameState, Kind, find_variant
+from playground.botapi import BOT_USERNAME
 from storage import GameRow
 from tests.e2e import (
     GAME_DATA,
@@ -220,6 +221,11 @@ async def test_bad_input_is_answered_and_changes_nothing(world: World) -> None:
     assert "works in a group" in world.server.bot_messages(50)[-1].text
     await outsider.say(GROUP, "/frobnicate")
     assert "do not know that command" in world.group_messages()[-1].text
+    said = len(world.group_messages())
+    for elsewhere in ("/help@OtherBot", "/newgame@other_bot classic", "/frobnicate@OtherBot"):
+        await outsider.say(GROUP, elsewhere)  # another bot's commands: not ours to answer
+    await outsider.say(GROUP, f"/frobnicate@{BOT_USERNAME.upper()}")
+    assert len(world.group_messages()) == said + 1 and "do not know" in world.group_messages()[-1].text
     await outsider.say(GROUP, "/newgame classic")
     assert "already has a game" in world.group_messages()[-1].text
     await outsider.say(GROUP, "/newgame <poker> & co")

@@ -206,5 +206,10 @@ async def language(update: Update, context: Context) -> None:
 
 
 async def unknown_command(update: Update, context: Context) -> None:
-    """Any other command."""
+    """Any other command, unless it is another bot's (``/help@OtherBot``): that one is not ours to answer."""
+    message = update.effective_message
+    command = ((message.text or message.caption or "") if message else "").split(maxsplit=1)[:1]
+    _, at, addressee = (command[0] if command else "").partition("@")
+    if at and addressee.casefold() != (context.bot.username or "").casefold():
+        return
     await reply(update, context, t(await language_of(update, context), "unknown.command"))
