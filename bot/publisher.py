@@ -29,7 +29,7 @@ import asyncio
 import logging
 import random
 from collections import Counter, OrderedDict, defaultdict
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup
@@ -281,6 +281,17 @@ class Publisher:
                 del self._editing[key[0]]
             if key not in self._pending:
                 self._kinds.pop(key, None)
+
+    def shown_now(self) -> list[tuple[int, int, bytes, str]]:
+        """What each message known shows (chat, message, its digest, its picture's key): kept at a clean stop."""
+        return [(chat_id, message_id, *shown) for (chat_id, message_id), shown in self._shown.items()]
+
+    def recall(self, shown: Iterable[tuple[int, int, bytes, str]]) -> None:
+        """What the messages showed at the last clean stop: an edit to the same render is not sent again."""
+        for chat_id, message_id, digest, picture in shown:
+            self._shown.setdefault((chat_id, message_id), (digest, picture))
+        while len(self._shown) > SHOWN_KEPT:
+            self._shown.popitem(last=False)
 
     async def edited(self, chat_id: int, message_id: int) -> bool:
         """Wait until the edit just scheduled for the message is done with, and say whether Telegram answered

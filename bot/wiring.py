@@ -56,6 +56,7 @@ class UseCases:
         """At start-up: load every running game, bring its messages up to date, re-arm its timer (counting
         the time gone since its last move) and let its computer players go on."""
         storage = self.games.storage
+        self.notifier.publisher.recall(await storage.shown.take())
         count = 0
         for game in await storage.games.unannounced():
             async with self.games.lock(game.game_id):
@@ -99,6 +100,7 @@ class UseCases:
         except TimeoutError:
             log.warning("stopping with messages still owed after %.1f s; the next start sends them", grace)
         await self.close()
+        await self.games.storage.shown.keep(self.notifier.publisher.shown_now())
 
     async def close(self) -> None:
         """Stop every timer, background task and telling (on shutdown; again after ``wind_down``, at no cost)."""

@@ -41,6 +41,7 @@ from storage.models import (
     SeatRow,
     TableLine,
 )
+from storage.shown import ShownRepo
 
 NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 RATINGS_VERSION = 7  # the migration that brought ratings (0007_ratings.sql)
@@ -874,6 +875,7 @@ class Storage:
         self.ratings = self.games.ratings
         self.notices = NoticeRepo(db)
         self.updates = UpdateRepo(db)
+        self.shown = ShownRepo(db)
 
     @classmethod
     async def open(cls, path: str | Path, now: Callable[[], float] = time.time, catch_up: bool = True) -> Storage:

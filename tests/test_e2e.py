@@ -198,6 +198,8 @@ async def restart_mid_deal(world: World, *, to_the_end: bool = True) -> None:
     restored = world.server.calls[sent_before:]
     assert not any(c.method in ("sendMessage", "sendPhoto") and str(c.params.get("chat_id")) == str(GROUP)
                    for c in restored)  # fmt: skip
+    unchanged = [c.method for c in restored if "not modified" in (c.error or "")]
+    assert unchanged == [], "a restart edited messages into what they showed already"
     if to_the_end:
         await play_until(people, lambda: finished(world, game.game_id), rng)
     else:

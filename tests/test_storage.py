@@ -532,3 +532,20 @@ async def stand_ins_missed_turns_votes_and_the_turn_clock(storage: Storage, cloc
         await storage.games.record(stale, state, None, again)
     assert (await storage.games.seats(game.game_id))[1].stand_in is None  # rolled back with the move
     assert await storage.games.last_action_at(game.game_id) == started + 12.5
+
+
+async def test_what_the_messages_showed_at_a_clean_stop_is_read_once(tmp_path: Path) -> None:
+    """Migration 0009: the record a clean stop keeps replaces the one before, and a start takes it away as it
+    reads it (after a crash that follows, it would be untrue)."""
+    storage = await Storage.open(tmp_path / "shown.db")
+    try:
+        await storage.shown.keep([(-1, 5, b"old", ""), (7, 9, b"x", "")])
+        await storage.shown.keep([(-1, 5, b"\x00" * 16, "table:abc"), (8, 3, b"\x01" * 16, "")])
+    finally:
+        await storage.close()
+    storage = await Storage.open(tmp_path / "shown.db")
+    try:
+        assert sorted(await storage.shown.take()) == [(-1, 5, b"\x00" * 16, "table:abc"), (8, 3, b"\x01" * 16, "")]
+        assert await storage.shown.take() == []
+    finally:
+        await storage.close()
