@@ -12,7 +12,7 @@ import sys
 
 from pydantic import ValidationError
 
-from bot.app import ALLOWED_UPDATES, build_application, settle_heap, webhook_options
+from bot.app import ALLOWED_UPDATES, build_application, settle_heap, stop_on_signals, webhook_options
 from bot.config import Settings, explain
 from bot.logs import configure
 from engine.compiled import CoreMissingError, core
@@ -52,10 +52,14 @@ def main(argv: list[str] | None = None) -> int:
     settle_heap()
     # SIGTERM and SIGINT stop either runner cleanly (post_stop sends what is owed, post_shutdown closes); a 5xx or
     # a network error on the start's own calls (getMe, setWebhook) is tried again, not the end of the process.
+    stop_on_signals(application)
     if settings.webhook_url:
-        application.run_webhook(**webhook_options(settings, settings.webhook_secret_or_new()), bootstrap_retries=-1)
+        options = webhook_options(settings, settings.webhook_secret_or_new())
+        application.run_webhook(**options, bootstrap_retries=-1, stop_signals=None)
     else:
-        application.run_polling(allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False, bootstrap_retries=-1)
+        application.run_polling(
+            allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False, bootstrap_retries=-1, stop_signals=None
+        )
     return 0
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import multiprocessing
+import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
@@ -110,7 +112,7 @@ def build_application(
         """No update is taken any more, and the HTTP client is still open: what is owed is sent now."""
         uses = application.bot_data.get("uses")
         if isinstance(uses, wiring.UseCases):
-            await uses.wind_down(settings.shutdown_grace_seconds)
+            await uses.wind_down()
 
     async def post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
         health = application.bot_data.get("health")
@@ -139,10 +141,34 @@ def build_application(
     return application
 
 
+def begin_stop(application: Application) -> None:  # type: ignore[type-arg]
+    """A stop begins: from now on it has ``SHUTDOWN_GRACE_SECONDS`` in all (``UseCases.stopping``)."""
+    uses = application.bot_data.get("uses")
+    if isinstance(uses, wiring.UseCases):
+        uses.stopping()
+
+
+def stop_on_signals(application: Application) -> asyncio.AbstractEventLoop:  # type: ignore[type-arg]
+    """The loop ``run_polling``/``run_webhook`` will run, stopped by SIGTERM and SIGINT as their own handlers
+    stop it, but with the stop's time counted from the signal: handlers waiting for Telegram's budget meanwhile
+    would otherwise hold the stop up for as long as they wait (run them with ``stop_signals=None``)."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+
+    def stop() -> None:
+        begin_stop(application)
+        raise SystemExit  # out of the loop's run, into the runner's clean stop
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop)
+    return loop
+
+
 async def stop_application(application: Application, *, started: bool = True) -> None:  # type: ignore[type-arg]
     """Stop an application started by hand (the playground, the tests) as ``run_polling`` stops its own: the
     updater, the handlers, ``post_stop`` while the HTTP client is open, then ``shutdown`` and ``post_shutdown``.
     ``started``: false when the start failed before ``Application.start``, which then has nothing to stop."""
+    begin_stop(application)
     if started:
         if application.updater is not None and application.updater.running:
             await application.updater.stop()

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.events import Event
+from bot.outbox import Closed
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,8 @@ class Background:
     async def _logged(self, work: Awaitable[None], what: object) -> None:
         try:
             await work
+        except Closed:
+            log.info("telling %s is left to the next start: the bot stopped", what)
         except Exception:
             self.failed += 1
             log.exception("telling %s failed", what)

@@ -83,6 +83,11 @@ GRACE: Mapping[Kind, float] = {  # long graces: near strict priority, with a bou
 }
 
 
+class Closed(Exception):
+    """The bot is stopping and its time for that is up: the call is not made (the next start brings every chat
+    up to date from the database)."""
+
+
 @dataclass(eq=False)
 class Waiter:
     chat: int
@@ -187,6 +192,7 @@ class Outbox:
         self.granted_by_kind: Counter[Kind] = Counter()
         self.cuts: Counter[str] = Counter()  # budgets cut after a 429: a chat's, the overall one
         self._floods: list[tuple[float, int]] = []  # (when, chat) of the latest 429s
+        self.closed = False  # a stop's time is up: no call waits any more (``close``)
 
     def flooded(self, chat_id: int) -> None:
         """Telegram refused a call into ``chat_id`` with 429: that chat's budget is cut (``Bucket.cut``), and
@@ -232,6 +238,9 @@ class Outbox:
         background = kind in BACKGROUND
         due = now + self.grace[kind] * (self.stretch() if background else 1.0)
         waiter = Waiter(chat_id, due, next(self._seq), loop.create_future(), kind, new, background)
+        if self.closed:
+            waiter.future.set_exception(Closed())
+            return waiter
         if background:
             self.background += 1
             waiter.future.add_done_callback(lambda _: self._left_background(waiter))
@@ -259,6 +268,14 @@ class Outbox:
             raise
         self.waited[waiter.kind] += self.clock.monotonic() - started
         self.granted_by_kind[waiter.kind] += 1
+
+    def close(self) -> None:
+        """A stop's time is up: every call waiting, and every one asked for from now on, is refused (``Closed``)."""
+        self.closed = True
+        for chat in self._chats.values():
+            for _, _, waiter in chat.waiting:
+                if not waiter.future.done():
+                    waiter.future.set_exception(Closed())
 
     def hurry(self, waiter: Waiter, kind: Kind) -> None:
         """The call has become more urgent (a newer render of the same message, for a person waiting)."""

@@ -37,7 +37,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 
 from bot.clock import Clock
 from bot.floods import FLOOD_WAITS, seconds, transient
-from bot.outbox import CRUISE_SHARE, Kind, Outbox, Waiter
+from bot.outbox import CRUISE_SHARE, Closed, Kind, Outbox, Waiter
 from bot.sending import MAX_CAPTION, MAX_TEXT, FileIds, Picture, Render, change, edit_method, fit, post
 
 log = logging.getLogger(__name__)
@@ -225,6 +225,8 @@ class Publisher:
                 waiter = self._waiting[key] = self.outbox.enter(key[0], kind)
                 try:
                     await self.outbox.wait(waiter)
+                except Closed:
+                    return  # still owed: the next start makes it
                 finally:
                     self._waiting.pop(key, None)
                 render = self._pending.pop(key, None)

@@ -26,6 +26,10 @@ from storage import Storage
 
 log = logging.getLogger(__name__)
 
+# Seconds of a stop kept for what follows the sending of what is owed: the HTTP client, the database and the
+# computer players' workers closed, and the process gone.
+STOP_RESERVE = 1.5
+
 
 @dataclass
 class UseCases:
@@ -43,9 +47,22 @@ class UseCases:
     records: Records
     abandonment: Abandonment
 
+    stop_budget: float = 8.0  # seconds a whole stop may take (``SHUTDOWN_GRACE_SECONDS``)
+    stop_deadline: float | None = None  # when a stop begun must be done sending (``clock.monotonic``)
+
     @property
     def clock(self) -> Clock:
         return self.notifier.clock
+
+    def stopping(self) -> None:
+        """A stop began (SIGTERM, Ctrl-C), which must be over within ``stop_budget`` seconds: whatever still
+        waits for Telegram's budget when its time is up, a handler's answer or a telling, is given up then (the
+        next start sends what the chats are owed)."""
+        if self.stop_deadline is not None:
+            return
+        left = max(self.stop_budget - STOP_RESERVE, 0.0)
+        self.stop_deadline = self.clock.monotonic() + left
+        self.clock.call_later(left, self.notifier.publisher.outbox.close)
 
     async def reply_turn(self, chat_id: int) -> None:
         """Wait until a reply to a command may go into ``chat_id``: in the outbox, with every other message
@@ -84,10 +101,15 @@ class UseCases:
                 await self.notifier.announce(live, live.game.announced_deals)
                 await self.notifier.open_deal(live, resume=True)
 
-    async def wind_down(self, grace: float) -> None:
+    async def wind_down(self) -> None:
         """On a stop, while the bot can still reach Telegram: nothing new is begun (turn timers, turn notices,
-        lobby expiry, computer players), and what the chats are owed goes out, for ``grace`` seconds at most.
-        What is still on its way then is dropped: the next start brings those chats up to date."""
+        lobby expiry, computer players), and what the chats are owed goes out, until the stop's time is up
+        (``stopping``, which a stop not begun by a signal begins now).  What is still on its way then is
+        dropped: the next start brings those chats up to date."""
+        self.stopping()
+        assert self.stop_deadline is not None
+        began = self.stop_deadline - max(self.stop_budget - STOP_RESERVE, 0.0)
+        grace = max(self.stop_deadline - self.clock.monotonic(), 0.0)
         self.notifier.pings.stop()
         self.timers.close()
         self.expiry.close()
@@ -97,8 +119,12 @@ class UseCases:
             async with self.notifier.clock.timeout(grace):
                 await self.notifier.background.told()
                 await self.notifier.publisher.flush()
+            owed = self.notifier.publisher.outbox.closed  # something waited for its turn till the time was up
         except TimeoutError:
-            log.warning("stopping with messages still owed after %.1f s; the next start sends them", grace)
+            owed = True
+        if owed:
+            took = self.clock.monotonic() - began
+            log.warning("stopping with messages still owed after %.1f s; the next start sends them", took)
         await self.close()
         await self.games.storage.shown.keep(self.notifier.publisher.shown_now())
 
@@ -165,6 +191,7 @@ def build(
         chats=Chats(storage, games, bot_username, tell),
         records=Records(storage, games),
         abandonment=abandonment,
+        stop_budget=settings.shutdown_grace_seconds,
     )
 
     def blocked(user_id: int) -> None:  # a private chat refused us (403): the person blocked the bot

@@ -18,6 +18,7 @@ from bot.outbox import Kind
 from bot.publisher import Publisher
 from bot.render import Seating, render_deal_result, render_outcome
 from bot.sending import fit
+from bot.wiring import STOP_RESERVE
 from engine import Action, GameState
 from playground.botapi import ALL_METHODS, BotApiServer, Message
 from tests.e2e import (
@@ -349,3 +350,22 @@ async def test_a_deal_end_still_owed_at_a_stop_is_told_by_the_next_start(tmp_pat
         assert told in table().text
         row, _ = await replay(world, game.game_id)
         assert row.announced_deals == 1 and row.table_deal_no == 1  # and the next deal's table is posted
+
+
+async def test_a_whole_stop_takes_no_longer_than_its_setting_however_much_is_owed(tmp_path: Path) -> None:
+    """SIGTERM while six answers wait for a group's budget of 3 a minute: the stop, handlers included, is over
+    within ``SHUTDOWN_GRACE_SECONDS`` less the part kept for closing (it waited for every answer's turn, a
+    minute and more, and only then gave the owed messages their grace)."""
+    async with running_world(tmp_path, group_messages_per_minute=3, shutdown_grace_seconds=4.0) as world:
+        world.server.add_user(1, "Ann")
+        for _ in range(6):
+            await world.server.send_text(1, GROUP, "/help")
+        await world.server.settled()
+        assert len(world.group_messages()) < 6, "the test saw nothing: every answer went out before the stop"
+        began = loop_time()
+        await world.runner.stop()
+        took = loop_time() - began
+        assert 4.0 - STOP_RESERVE - 0.5 <= took <= 4.0 - STOP_RESERVE + 0.1, took
+        await world.runner.start()  # what was owed is not the next start's to repeat: a command's answer
+        await world.runner.settle()
+        assert len(world.group_messages()) < 6

@@ -10,6 +10,7 @@ from telegram.error import NetworkError
 
 from bot.handlers.common import AnswerFailed, Context, reply
 from bot.i18n import pick_language, t
+from bot.outbox import Closed
 
 log = logging.getLogger(__name__)
 
@@ -17,6 +18,9 @@ log = logging.getLogger(__name__)
 async def on_error(update: object, context: Context) -> None:
     if update is None and isinstance(context.error, NetworkError):  # a poll that failed: no traceback each time,
         log.debug("a poll failed: %s", context.error)  # bot.health says once when Telegram stops answering
+        return
+    if isinstance(context.error, Closed):  # a stop's time ran out before the answer's turn: nothing to tell
+        log.info("an answer was left unsent: the bot stopped")
         return
     if isinstance(context.error, AnswerFailed):  # Telegram's bad moment after the change was made: no bug
         log.warning("the answer to an update did not reach its person: %s", context.error)
