@@ -174,3 +174,10 @@ Event = (
     | Say
     | Edit
 )
+
+
+class Toast(str):
+    """A press's answer that only confirms what it did ("A computer player took a seat"): shown for a moment,
+    not as an alert a person must close, as a refusal is."""
+
+    __slots__ = ()

@@ -13,7 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Lobby, LobbyOp, Sit
 from bot.clock import Clock, Handle
-from bot.events import DealOpened, Edit, Event, Say
+from bot.events import DealOpened, Edit, Event, Say, Toast
 from bot.i18n import pick_language, t, tn
 from bot.live import LiveGames
 from bot.menus import LobbySeat, Rendered, render_lobby, render_lobby_started
@@ -185,7 +185,9 @@ class Lobbies:
             return OpenLink(join_link(self.bot_username, game_id, press.seat if shown.choose_seats else None)), []
         changes_table = isinstance(press, Lobby) and press.op in (LobbyOp.ADD_COMPUTER, LobbyOp.REMOVE_COMPUTER)
         if changes_table and mine is None and person.user_id != game.creator_id and not await is_admin():
-            return t(lang, "lobby.outsider"), []  # only the creator, seated players or admins change the table
+            # only the creator, seated players or admins change the table; a full one has no join button to tap
+            full = len(seats) >= shown.capacity
+            return t(lang, "lobby.outsider_full" if full else "lobby.outsider"), []
         match press:
             case Lobby(op=LobbyOp.START | LobbyOp.CANCEL as op):
                 if person.user_id != game.creator_id and not await is_admin():
@@ -201,7 +203,7 @@ class Lobbies:
                 if mine is None:
                     return t(lang, "lobby.not_seated"), []
                 await self.storage.games.leave_seat(game_id, mine.seat)
-                alert = t(lang, "lobby.left")
+                alert = Toast(t(lang, "lobby.left"))
             case Lobby(op=LobbyOp.ADD_COMPUTER):
                 if len(seats) >= shown.capacity:
                     return t(lang, "lobby.full"), []
@@ -209,7 +211,7 @@ class Lobbies:
                 level = chat.settings.computer_level if chat else ChatSettings().computer_level
                 taken = {s.seat for s in seats}
                 await self.storage.games.take_seat(game_id, min(set(range(shown.capacity)) - taken), computer=level)
-                alert = t(lang, "lobby.computer_added", level=t(lang, f"level.{level}"))
+                alert = Toast(t(lang, "lobby.computer_added", level=t(lang, f"level.{level}")))
             case Lobby(op=LobbyOp.REMOVE_COMPUTER):
                 computers = [s.seat for s in seats if s.computer]
                 if not computers:
@@ -224,7 +226,7 @@ class Lobbies:
                 async with self.storage.db.transaction():
                     await self.storage.games.leave_seat(game_id, mine.seat)
                     await self.storage.games.take_seat(game_id, seat, user_id=person.user_id)
-                alert = t(lang, "lobby.moved", seat=seat + 1)
+                alert = Toast(t(lang, "lobby.moved", seat=seat + 1))
             case _:
                 return t(lang, "press.bad"), []
         await self.storage.games.touch(game_id)

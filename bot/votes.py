@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from html import escape
 
-from bot.events import Edit, Event, GameEnded
+from bot.events import Edit, Event, GameEnded, Toast
 from bot.i18n import pick_language, t
 from bot.live import LiveGames
 from bot.menus import Rendered, render_cancel_vote
@@ -81,7 +81,7 @@ class Votes:
                 else:
                     if outcome == "counted" and message_id and chat_id == game.chat_id:
                         await self.storage.games.add_vote_message(game.game_id, message_id)
-                    alert = t(lang, "cancel.voted") if outcome == "counted" else None
+                    alert = Toast(t(lang, "cancel.voted")) if outcome == "counted" else None
                     events += [Edit(chat_id, message_id, text, markup)] if message_id else []
         await self.tell(events)
         return alert

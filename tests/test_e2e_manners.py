@@ -17,6 +17,7 @@ from telegram import Update
 
 from engine import Action, Card, Kind
 from engine.players import decide
+from playground.botapi import Message
 from tests.e2e import (
     GROUP,
     World,
@@ -268,7 +269,8 @@ async def test_cancel_by_creator_by_admin_by_vote_and_refused(tmp_path: Path) ->
         assert stored is not None and stored.vote_message_ids == [vote.message_id]
         answer = await cid.press(vote, button(vote, ":vote"))
         assert "already" in answer["text"]
-        await dan.press(vote, button(vote, ":vote"))
+        answer = await dan.press(vote, button(vote, ":vote"))
+        assert "counted" in answer["text"] and not answer.get("show_alert")  # a confirmation, for a moment
         vote = world.server.messages[(GROUP, vote.message_id)]
         assert "(2/3)" in vote.buttons()[0]["text"]
         assert (await world.runner.storage.games.get(third.game_id)).status == "active"  # type: ignore[union-attr]
@@ -629,3 +631,30 @@ async def test_computer_players_go_on_after_a_restart(tmp_path: Path) -> None:
 
         await eventually(world, moved_on, what="the computers to play after the restart")
         assert world.server.violations == []
+
+
+async def test_a_lobby_confirms_with_a_toast_and_refuses_with_an_alert_that_fits_it(world: World) -> None:
+    """A computer seated, a seat left or a vote counted is confirmed for a moment, not as an alert a person must
+    close; an outsider's press on a full table's "remove computer" is refused without the hint to tap 🙋, which a
+    full lobby does not show."""
+    ann, bob = world.person(1, "Ann"), world.person(2, "Bob")
+    await ann.say(GROUP, "/newgame four_card")
+    lobby = world.group_messages()[-1]
+    await ann.join(lobby)
+
+    def now() -> Message:
+        return world.server.messages[(GROUP, lobby.message_id)]
+
+    answer = await ann.press(now(), button(now(), ":bot"))
+    assert answer.get("text") == "A computer player (strong) took a seat." and not answer.get("show_alert")
+    outsider = world.person(9, "Fay")
+    answer = await outsider.press(now(), button(now(), ":bot"))
+    assert answer.get("show_alert") and "Tap 🙋 to join first" in answer["text"]  # he can still join
+    await bob.join(lobby)
+    await ann.press(now(), button(now(), ":bot"))
+    shown = now()
+    assert not any("url" in b for b in shown.buttons())  # full: nobody can join
+    answer = await outsider.press(shown, button(shown, ":unbot"))
+    assert answer.get("show_alert") and "computer players" in answer["text"] and "🙋" not in answer["text"]
+    answer = await bob.press(shown, button(shown, ":leave"))
+    assert answer.get("text") and not answer.get("show_alert")

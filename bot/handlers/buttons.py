@@ -6,6 +6,7 @@ from __future__ import annotations
 from telegram import Message, Update
 
 from bot import callbacks
+from bot.events import Toast
 from bot.handlers.common import Context, admin_check, answering, person_of, uses
 from bot.i18n import pick_language, t
 from bot.lobby import OpenLink
@@ -51,4 +52,5 @@ async def button(update: Update, context: Context) -> None:
         url = alert.url
         await answering(context, lambda: query.answer(url=url))
         return
-    await answering(context, lambda: query.answer(alert or None, show_alert=bool(alert)))
+    refusal = bool(alert) and not isinstance(alert, Toast)  # a refusal must be read; a confirmation need not be
+    await answering(context, lambda: query.answer(alert or None, show_alert=refusal))
