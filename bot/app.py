@@ -195,9 +195,9 @@ def polling_errors(application: Application) -> Callable[[TelegramError], None]:
 def settle_heap() -> None:
     """Set what start-up made (modules, the library, the application) aside from the garbage collector.
 
-    A full collection walks every object and stops the event loop meanwhile: at 1,000 tables the bot's took up
-    to 0.48 s, and calls the outbox let go before such a stop reach Telegram in one bunch with those after
-    it.  What lives from start-up to shutdown needs no collection; ``gc.freeze`` keeps it out of all of them.
+    A full collection walks every object and stops the event loop meanwhile (docs/operations.md), and calls the
+    outbox let go before such a stop reach Telegram in one bunch with those after it.  What lives from
+    start-up to shutdown needs no collection; ``gc.freeze`` keeps it out of all of them.
     """
     gc.collect()
     gc.freeze()

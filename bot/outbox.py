@@ -38,8 +38,8 @@ Budgets are token buckets (a rate and a burst); a group has a sliding window too
 shorter burst for new messages than for edits (as Telegram allows).  Each burst is below Telegram's, so
 that requests bunched on their way still fit.  The overall budget has no burst to speak of (one call): no
 second holds more than ``overall`` + 1 calls, and calls let go before a stall of the event loop (a full
-garbage collection at 1,000 tables: up to half a second) that reach Telegram in one bunch with those after it
-stay within what Telegram allows.  At 30 a second a burst would save a call at most 33 ms.
+garbage collection) that reach Telegram in one bunch with those after it stay within what Telegram allows.
+At 30 a second a burst would save a call at most 33 ms.
 """
 
 from __future__ import annotations

@@ -234,7 +234,7 @@ class GameState:
     """A series of deals of one game, with the bookkeeping every game shares.
 
     Subclasses implement the phase logic: ``_legal(seat)``, ``_play(action)``, ``_begin_deal(layout)``,
-    ``_make_layout(rng)`` and ``_masked(action, seat)``.
+    ``_make_layout(rng)`` and ``_hidden_from(action, seat)``.
     """
 
     VARIANT: ClassVar[str] = ""

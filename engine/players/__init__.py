@@ -142,10 +142,7 @@ class StrongPlayer:
         return options[best]
 
 
-# The tree search plays only where it measured stronger than strong1's flat search (bench.arena at 0.15 s a
-# decision, 100 duplicate deals each: four-card 42 % ± 8.6 of deals won, classic 49 % ± 8.0, Czech 59 % ± 7.8).
-# Measured again over 200 deals (seeds 1-100, on a busier machine), the strong level against strong1: four-card
-# 49 % ± 6.6, classic 51 % ± 5.5, Czech 50 % ± 5.3 — none of them apart from even.
+# The tree search plays only where it measured stronger than strong1's flat search (docs/players.md).
 FLAT_GAMES = ("four_card", "classic")
 
 

@@ -8,8 +8,8 @@ rules' own moves, every card of the world known, every seat taken to play its be
 would still be too dear, the deal goes on with the basic heuristics for every seat until it is cheap, and is
 solved from there.
 
-A game whose core has no solver yet has no expert: choosing raises ``NoSolverError`` rather than playing
-another level.
+A game whose compiled core has no solver has no expert: choosing raises ``NoSolverError`` rather than
+playing another level.
 """
 
 from __future__ import annotations

@@ -39,9 +39,7 @@ from engine.players.worlds import Knowledge
 WARMUP = 8  # rounds every candidate plays before any may leave the race
 RACE = 2.5  # standard errors of the paired difference by which a candidate must trail to leave
 SAFETY = 0.9  # the share of the budget the rounds may use: the rest absorbs a slow round or a busy machine
-# Games where every candidate plays every round (no racing).  bench.arena at 0.5 s a decision, 200 duplicate
-# deals, strong with racing against strong1 in four-card Kozel: 46.8 % ± 5.8 of deals won, a card-point
-# margin of -5.9 ± 5.6, at 520 playouts a decision against strong1's 1,416.
+# Games where every candidate plays every round: racing measured weaker there (docs/players.md).
 FULL_ROUNDS = ("four_card",)
 
 # How a search values a candidate in a world: (the world after the candidate, the deciding seat, the deal's
