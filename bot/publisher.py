@@ -28,8 +28,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections import Counter, OrderedDict, defaultdict
-from collections.abc import Callable, Collection, Iterable
+from collections import Counter, defaultdict
+from collections.abc import Callable, Collection
 from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup
@@ -39,11 +39,11 @@ from bot.clock import Clock
 from bot.floods import FLOOD_WAITS, seconds, transient
 from bot.outbox import CRUISE_SHARE, Closed, Kind, Outbox, Waiter
 from bot.sending import MAX_CAPTION, MAX_TEXT, FileIds, Picture, Render, change, edit_method, fit, post
+from bot.shown import Shown
 
 log = logging.getLogger(__name__)
 
 UNSEEN_POLL = 1.0  # seconds between looks at whether a message still on its way has reached its chat
-SHOWN_KEPT = 20_000  # messages whose shown render the publisher keeps (every live table and hand, many times)
 
 
 class Publisher:
@@ -80,11 +80,8 @@ class Publisher:
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._sending: Counter[int] = Counter()  # chat -> messages on their way into it
         self._editing: Counter[int] = Counter()  # chat -> its messages with an edit on its way
-        # what each message shows, and when it last changed, for the newest SHOWN_KEPT messages (a message
-        # forgotten here is only edited again even if unchanged, which Telegram answers "not modified")
-        self._shown: OrderedDict[tuple[int, int], tuple[bytes, str]] = OrderedDict()
+        self.shown = Shown(self.clock)  # what each message shows
         self.file_ids = FileIds()  # also counts the pictures uploaded and their bytes
-        self._shown_at: dict[tuple[int, int], float] = {}  # when the message last changed before its reader
         self.calls: Counter[str] = Counter()
         self.calls_by_kind: Counter[Kind] = Counter()  # rate-limited calls made, by whom they were for
         self.retries: Counter[str] = Counter()  # requests made again after a 5xx, network error or timeout
@@ -96,9 +93,7 @@ class Publisher:
         # (a turn's change hurries an idle hand's that waited long: each is timed from its own request)
         self._since: dict[tuple[int, int], dict[Kind, float]] = {}
         self._reachable = asyncio.Event()  # cleared while Telegram is known to be unreachable
-        # messages whose edit someone awaits (``edited``), and those of them whose edit Telegram refused for good
-        self._watched: Counter[tuple[int, int]] = Counter()
-        self._refused: set[tuple[int, int]] = set()
+        self._watched: dict[tuple[int, int], bool] = {}  # messages whose edit is awaited (``edited``): refused?
         self._reachable.set()
 
     async def send(
@@ -160,7 +155,7 @@ class Publisher:
                     raise
                 await self._back_off(method, failures, exc)
                 continue
-            self._remember((chat_id, message.message_id), render, changed=True)
+            self.shown.remember((chat_id, message.message_id), render.key(), changed=True)
             return message.message_id
 
     def telegram_gone(self) -> None:
@@ -201,7 +196,7 @@ class Publisher:
         pending decides how soon).  ``since``: when the change it shows was asked for (``on_latency``)."""
         key = (chat_id, message_id)
         render = Render(fit(text, MAX_CAPTION if photo is not None else MAX_TEXT), markup, photo)
-        if key not in self._pending and self._shown.get(key) == render.key():
+        if key not in self._pending and self.shown.get(key) == render.key():
             return
         self._pending[key] = render
         if since is not None:
@@ -217,7 +212,7 @@ class Publisher:
         waits = failures = 0
         try:
             while key in self._pending:
-                if self._shown.get(key) == self._pending[key].key():
+                if self.shown.get(key) == self._pending[key].key():
                     del self._pending[key]
                     self._kinds.pop(key, None)
                     continue
@@ -231,10 +226,10 @@ class Publisher:
                     self._waiting.pop(key, None)
                 render = self._pending.pop(key, None)
                 since = self._since.pop(key, None)
-                if render is None or self._shown.get(key) == render.key():
+                if render is None or self.shown.get(key) == render.key():
                     continue  # deleted meanwhile, or shown already: the turn is not used
                 changed = True
-                method = edit_method(self._shown.get(key), render)
+                method = edit_method(self.shown.get(key), render)
                 try:
                     self.calls[method] += 1
                     self.calls_by_kind[min(kind, self._kinds.get(key, kind))] += 1  # hurried: the newer kind
@@ -249,13 +244,15 @@ class Publisher:
                 except BadRequest as exc:
                     if "not modified" not in str(exc).lower():
                         log.warning("edit of %s failed: %s", key, exc)
-                        self._refused_for_good(key)
+                        if key in self._watched:
+                            self._watched[key] = True  # refused for good
                         continue
                     changed = False  # it showed this already (sent before a restart): its reader saw no change
                 except Forbidden:
                     log.info("cannot write to chat %s", key[0])
                     self._forbidden(key[0])
-                    self._refused_for_good(key)
+                    if key in self._watched:
+                        self._watched[key] = True
                     continue
                 except NetworkError as exc:
                     failures = 0 if await self._reached_again() else failures + 1
@@ -273,7 +270,7 @@ class Publisher:
                     log.exception("edit of %s raised", key)
                     continue
                 waits = failures = 0
-                self._remember(key, render, changed=changed)
+                self.shown.remember(key, render.key(), changed=changed)
                 if since is not None:
                     self._shown_after(since)
         finally:
@@ -284,17 +281,6 @@ class Publisher:
             if key not in self._pending:
                 self._kinds.pop(key, None)
 
-    def shown_now(self) -> list[tuple[int, int, bytes, str]]:
-        """What each message known shows (chat, message, its digest, its picture's key): kept at a clean stop."""
-        return [(chat_id, message_id, *shown) for (chat_id, message_id), shown in self._shown.items()]
-
-    def recall(self, shown: Iterable[tuple[int, int, bytes, str]]) -> None:
-        """What the messages showed at the last clean stop: an edit to the same render is not sent again."""
-        for chat_id, message_id, digest, picture in shown:
-            self._shown.setdefault((chat_id, message_id), (digest, picture))
-        while len(self._shown) > SHOWN_KEPT:
-            self._shown.popitem(last=False)
-
     async def edited(self, chat_id: int, message_id: int) -> bool:
         """Wait until the edit just scheduled for the message is done with, and say whether Telegram answered
         it: it took it, or refused it for good (the message is gone, the chat closed to the bot).  False: it is
@@ -303,30 +289,13 @@ class Publisher:
         wanted = self._pending.get(key)
         if wanted is None:
             return True  # it shows that already
-        self._watched[key] += 1
+        self._watched[key] = False
         try:
             while (worker := self._workers.get(key)) is not None:
                 await asyncio.wait([worker])
-            return self._shown.get(key) == wanted.key() or key in self._refused
+            return self.shown.get(key) == wanted.key() or self._watched[key]
         finally:
-            self._watched[key] -= 1
-            if not self._watched[key]:
-                del self._watched[key]
-                self._refused.discard(key)
-
-    def _refused_for_good(self, key: tuple[int, int]) -> None:
-        if key in self._watched:
-            self._refused.add(key)
-
-    def _remember(self, key: tuple[int, int], render: Render, *, changed: bool) -> None:
-        """The message shows ``render`` now (``changed``: its reader saw it change)."""
-        self._shown[key] = render.key()
-        self._shown.move_to_end(key)
-        if changed:
-            self._shown_at[key] = self.clock.now()
-        while len(self._shown) > SHOWN_KEPT:
-            old, _ = self._shown.popitem(last=False)
-            self._shown_at.pop(old, None)
+            self._watched.pop(key, None)
 
     def _retry(
         self, key: tuple[int, int], render: Render, kind: Kind, since: dict[Kind, float] | None = None
@@ -365,8 +334,7 @@ class Publisher:
         key = (chat_id, message_id)
         self._pending.pop(key, None)
         self._since.pop(key, None)
-        self._shown.pop(key, None)
-        self._shown_at.pop(key, None)
+        self.shown.forget(key)
         self._kinds.pop(key, None)
         failures = 0
         while True:
@@ -416,20 +384,12 @@ class Publisher:
         for task in [*self._workers.values(), *self._deletes]:
             task.cancel()
 
-    def forget(self, chat_id: int, message_id: int) -> None:
-        self._shown.pop((chat_id, message_id), None)
-        self._shown_at.pop((chat_id, message_id), None)
-
-    def shown_at(self, chat_id: int, message_id: int | None) -> float | None:
-        """When the message was last sent or edited (``clock`` time), as far as this process knows."""
-        return None if message_id is None else self._shown_at.get((chat_id, message_id))
-
     def time_left(self, chat_id: int, message_id: int | None, since: float, seconds: float) -> float:
         """Seconds left of ``seconds`` that began at ``since`` but count from when the person could see the
         message: from its last change after ``since``, if any (0: they are over); while something is still on
         its way into his chat they have not begun (``UNSEEN_POLL``: look again then)."""
         if self.busy(chat_id):
             return UNSEEN_POLL
-        shown = self.shown_at(chat_id, message_id)
+        shown = None if message_id is None else self.shown.changed_at((chat_id, message_id))
         start = since if shown is None else max(since, shown)
         return max(0.0, start + seconds - self.clock.now())

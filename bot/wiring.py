@@ -62,7 +62,7 @@ class UseCases:
             return
         left = max(self.stop_budget - STOP_RESERVE, 0.0)
         self.stop_deadline = self.clock.monotonic() + left
-        self.clock.call_later(left, self.notifier.publisher.outbox.close)
+        self.clock.later(left, self._time_is_up)
 
     async def reply_turn(self, chat_id: int) -> None:
         """Wait until a reply to a command may go into ``chat_id``: in the outbox, with every other message
@@ -73,7 +73,7 @@ class UseCases:
         """At start-up: load every running game, bring its messages up to date, re-arm its timer (counting
         the time gone since its last move) and let its computer players go on."""
         storage = self.games.storage
-        self.notifier.publisher.recall(await storage.shown.take())
+        self.notifier.publisher.shown.recall(await storage.shown.take())
         count = 0
         for game in await storage.games.unannounced():
             async with self.games.lock(game.game_id):
@@ -101,6 +101,9 @@ class UseCases:
                 await self.notifier.announce(live, live.game.announced_deals)
                 await self.notifier.open_deal(live, resume=True)
 
+    async def _time_is_up(self) -> None:
+        self.notifier.publisher.outbox.close()
+
     async def wind_down(self) -> None:
         """On a stop, while the bot can still reach Telegram: nothing new is begun (turn timers, turn notices,
         lobby expiry, computer players), and what the chats are owed goes out, until the stop's time is up
@@ -126,7 +129,7 @@ class UseCases:
             took = self.clock.monotonic() - began
             log.warning("stopping with messages still owed after %.1f s; the next start sends them", took)
         await self.close()
-        await self.games.storage.shown.keep(self.notifier.publisher.shown_now())
+        await self.games.storage.shown.keep(self.notifier.publisher.shown.record())
 
     async def close(self) -> None:
         """Stop every timer, background task and telling (on shutdown; again after ``wind_down``, at no cost)."""

@@ -308,15 +308,16 @@ async def test_the_publisher_remembers_the_newest_messages_only(
     """Issue 35: what each message shows is kept for the newest messages only, so a bot that runs for weeks
     does not keep every message it ever sent; a message forgotten is edited all the same."""
     server, bot = fake
-    monkeypatch.setattr("bot.publisher.SHOWN_KEPT", 3)
+    monkeypatch.setattr("bot.shown.SHOWN_KEPT", 3)
     publisher = Publisher(bot)
     sent = [await publisher.send(GROUP, f"message {n}") for n in range(5)]
     assert all(m is not None for m in sent)
-    assert len(publisher._shown) == 3 and len(publisher._shown_at) == 3
-    assert publisher.shown_at(GROUP, sent[0]) is None and publisher.shown_at(GROUP, sent[4]) is not None
+    assert len(publisher.shown) == 3
+    assert publisher.shown.changed_at((GROUP, cast(int, sent[0]))) is None
+    assert publisher.shown.changed_at((GROUP, cast(int, sent[4]))) is not None
     publisher.edit(GROUP, cast(int, sent[0]), "message 0, edited")
     await publisher.flush()
-    assert server.messages[(GROUP, cast(int, sent[0]))].text == "message 0, edited" and len(publisher._shown) == 3
+    assert server.messages[(GROUP, cast(int, sent[0]))].text == "message 0, edited" and len(publisher.shown) == 3
 
 
 async def test_each_kind_of_change_is_timed_from_its_own_request(fake: tuple[FakeTelegram, Bot]) -> None:
