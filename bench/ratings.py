@@ -27,7 +27,7 @@ from bot.live import LiveGames
 from bot.records import Records
 from engine import find_variant
 from storage import Storage, rating
-from storage.repos import RatingRepo
+from storage.ratings import RatingRepo
 
 GAMES = ("four_card", "classic", "czech")
 

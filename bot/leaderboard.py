@@ -11,7 +11,7 @@ from bot.i18n import t, tn
 from bot.present import GAMES, game_title
 from storage.models import PersonRating, RatedPlayer, RatingChange, RatingPoint
 from storage.rating import Skill
-from storage.repos import rank
+from storage.ratings import rank
 
 TOP = 10  # the places /top lists
 

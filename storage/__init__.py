@@ -9,18 +9,9 @@ from storage.db import (
     NotADatabaseError,
     StorageError,
 )
+from storage.games import GameRepo, OpenGameExistsError, ReplayMismatchError, ResultRepo, SeatTakenError
 from storage.models import ChatRow, ChatSettings, GameRow, PlayerRow, PlayerStats, ResultRow, SeatRow, TableLine
-from storage.repos import (
-    ChatRepo,
-    GameRepo,
-    OpenGameExistsError,
-    PlayerRepo,
-    ReplayMismatchError,
-    ResultRepo,
-    SeatTakenError,
-    Storage,
-    UpdateRepo,
-)
+from storage.repos import ChatRepo, PlayerRepo, Storage, UpdateRepo
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import json
 import logging
 import sqlite3
 import time
@@ -80,6 +81,12 @@ def load_migrations() -> list[Migration]:
 
 MIGRATIONS = load_migrations()
 SCHEMA_VERSION = MIGRATIONS[-1].version
+NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"  # SQLite's time now, as the rows store times
+
+
+def to_json(value: Any) -> str:
+    """A value as a JSON column stores it."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def check_file(path: Path) -> int:

@@ -6,8 +6,9 @@ import json
 import sqlite3
 from typing import Any, ClassVar, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from engine import DealResult
 from storage.rating import Skill
 
 GameStatus = Literal["lobby", "active", "finished", "cancelled"]
@@ -206,3 +207,11 @@ class PlayerStats(BaseModel):
     eggs: int
     molodkas: int
     kozels: int
+
+
+_DEAL_RESULT = TypeAdapter(DealResult)
+
+
+def deal_result(data: dict[str, Any]) -> DealResult:
+    """A deal's result as stored (``DealRow.result``)."""
+    return _DEAL_RESULT.validate_python(data)

@@ -1,5 +1,5 @@
 """The players' ratings: the Weng–Lin method (openskill's Plackett–Luce model) over the places of each rated
-series, and the one number people read.  Pure: ``storage.repos.RatingRepo`` reads and writes them.
+series, and the one number people read.  Pure: ``storage.ratings.RatingRepo`` reads and writes them.
 
 A rating is a belief about a player's strength in one game: ``mu`` its mean, ``sigma`` its uncertainty.  The
 number shown is the ordinal ``mu - 3 sigma`` (a strength the player is very likely to have), scaled to the

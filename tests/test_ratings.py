@@ -18,7 +18,7 @@ from storage.db import MIGRATIONS, split_sql
 from storage.maintenance import check
 from storage.models import GameRow, RatedPlayer
 from storage.rating import Entrant, Skill
-from storage.repos import rank
+from storage.ratings import rank
 from tests.helpers import play_deal
 
 
