@@ -113,8 +113,9 @@ class Presenter:
         that a tap plays it; the others are chosen first."""
         return {}
 
-    def answer_prompt(self, view: View, lang: str) -> str | None:
-        """The hand's prompt when the seat answers a trick in its own way (None: the common prompt)."""
+    def answer_prompt(self, view: View, lang: str, *, choosing: bool = False) -> str | None:
+        """The hand's prompt when the seat answers a trick in its own way (None: the common prompt);
+        ``choosing``: cards of his are chosen, so no card plays at one tap."""
         return None
 
     def score_line(self, totals: Sequence[int], seating: Seating, lang: str) -> str:
