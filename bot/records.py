@@ -55,7 +55,8 @@ class Records:
 
     async def stats(self, user_id: int, lang: str) -> str:
         """/stats: per game, the rating with its best, the rated series, series and deals won and the place
-        in each chat; then the series played, won and lost, eggs, molodkas and kozels taken."""
+        in each chat; then the series played, won and lost, and what the game counts besides (its presenter's
+        ``stats_counts``: eggs, molodkas, kozels taken)."""
         kozels = {name: points for name in GAMES if (points := presenter(name).kozel_points) is not None}
         found = {s.variant: s for s in await self.storage.results.player_stats(user_id, kozels)}
         lines = [

@@ -6,9 +6,14 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import LANGUAGES, t
+from bot.leaderboard import render_ratings
+from bot.menus import StatsLine, render_stats
+from bot.present import game_title
 from bot.render import Seating, outcome_picture, render_hand, render_outcome
 from bot.result_pictures import ResultText
 from engine import Card, GameState, Outcome, find_variant
+from storage.models import PersonRating
+from storage.rating import PROVISIONAL_SERIES, Skill
 from tests.helpers import act
 
 NAMES = Seating(("Ann", "Bob <b>", "Cid", "Dan"), "Friends & Co")
@@ -59,3 +64,35 @@ def test_classic_kozels_losers_are_plain_goats_even_after_eggs(lang: str) -> Non
     assert picture.eggs == 0 and picture.lines[0].detail == t(lang, "picture.goats")
     four = render_outcome(outcome, "four_card", NAMES, lang)
     assert t(lang, "series.goats_eggs", team=NAMES.team(0, lang)) in four
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_stats_show_each_game_only_the_counts_that_exist_in_it(lang: str) -> None:
+    """Eggs and molodkas are four-card Kozel's (F14, F10), eggs classic Kozel's too (C13), the kozel taken
+    Czech Kozel's (K5); Czech Kozel's series has a lowest total that wins, totals over 100 that lose, and the
+    others in between (K8), said as such."""
+    lines = [StatsLine("four_card", 5, 3, 2, 1, 2, 0), StatsLine("classic", 4, 1, 3, 2, 0, 0),
+             StatsLine("czech", 2, 0, 0, 0, 0, 1)]  # fmt: skip
+    text = render_stats(lines, lang).split("\n")
+    eggs, molodkas, kozels = (t(lang, f"stats.{name}", count=0)[:-1] for name in ("eggs", "molodkas", "kozels"))
+    at = {variant: next(i for i, line in enumerate(text) if line.startswith(game_title(variant, lang)))
+          for variant in ("four_card", "classic", "czech")}  # fmt: skip
+    four, classic, czech = (text[at[v] + 1].lower() for v in ("four_card", "classic", "czech"))
+    assert eggs + "1" in four and molodkas + "2" in four and kozels not in four
+    assert eggs + "2" in classic and molodkas not in classic and kozels not in classic
+    assert kozels + "1" in czech and eggs not in czech and molodkas not in czech
+    assert text[at["czech"]] == t(lang, "stats.line_czech", game=game_title("czech", lang), played=2, won=0, lost=0,
+                                  between=2)  # fmt: skip
+    assert text[at["four_card"]] == t(lang, "stats.line", game=game_title("four_card", lang), played=5, won=3,
+                                      lost=2)  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_stats_say_when_a_best_rating_appears(lang: str) -> None:
+    """A best counts only settled ratings (storage keeps none while the rating is provisional): "none yet"
+    beside 1392? says when one comes."""
+    found = [PersonRating(variant="czech", skill=Skill(mu=28, sigma=7.9, series=3), best=None, series_won=1,
+                          deals_won=4, places=[])]  # fmt: skip
+    first = render_ratings(found, lang)[0]
+    assert "?" in first.split("·")[0]
+    assert first.endswith(t(lang, "stats.best_none")) and f" {PROVISIONAL_SERIES} " in t(lang, "stats.best_none")

@@ -66,6 +66,8 @@ class Presenter:
     german_cards = False  # the table picture draws German-suited cards (K2)
     marked_card: Card | None = None  # the card the table picture frames in gold (the kozel, K5)
     kozel_points: int | None = None  # /stats counts the deals with this many penalty points (the kozel taken)
+    stats_counts: tuple[str, ...] = ()  # what /stats counts of the game besides its series ("eggs", "molodkas"…)
+    stats_line_key = "stats.line"  # /stats' line of the series played, won and lost
     limit = 0  # the total that ends a series (F15, C14, K8): the length of a result picture's bars
     all_time_key = "score.all_time_line"
 

@@ -17,6 +17,8 @@ KOZEL_MARK = "🐐"
 class CzechPresenter(Presenter):
     name = "czech"
     kozel_points = PENALTY[KOZEL]  # K5
+    stats_counts = ("kozels",)  # no eggs, no molodka (K5)
+    stats_line_key = "stats.line_czech"  # K8: the lowest total wins, over 100 loses, the others neither
     german_cards = True
     marked_card = KOZEL
     all_time_key = "score.all_time_czech_line"

@@ -18,6 +18,7 @@ class FourCardPresenter(TeamPresenter):
     score_key = "deal.defeat"
     totals_key = "table.penalty_teams"  # F15: toward 12 that lose, not 12 that win as in classic Kozel
     limit = SERIES_LIMIT
+    stats_counts = ("eggs", "molodkas")  # F14, F10
 
     def sort_hand(self, cards: Iterable[Card], trump: int | None = None) -> list[Card]:
         return sorted(cards, key=lambda c: (c.suit == trump, int(c.suit), ORDER[c]))
