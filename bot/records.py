@@ -48,6 +48,8 @@ class Records:
             deals = len(await self.storage.games.deals(game.game_id))
             if game.action_count == 0 and not deals:
                 return [t(lang, "score.last_cancelled_lobby", game=title), ""]
+            if not deals:  # cancelled during its first deal: rated neither (docs/ratings.md)
+                return [t(lang, "score.last_cancelled_first_deal", game=title), ""]
             return [tn(lang, "score.last_cancelled", deals, game=title), ""]
         if all(s.user_id is None for s in await self.storage.games.seats(game.game_id)):
             return [t(lang, "score.last_computers", game=title), ""]

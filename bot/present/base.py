@@ -137,6 +137,10 @@ class Presenter:
         """One deal in /score's list of the series."""
         raise NotImplementedError
 
+    def own_outcome(self, outcome: Outcome, seat: int, lang: str) -> str:
+        """How the series ended for ``seat``, told to him in private."""
+        raise NotImplementedError
+
     @property
     def against(self) -> bool:
         """Whether the game's totals count against their side (defeat or penalty points)."""

@@ -57,6 +57,12 @@ class CzechPresenter(Presenter):
             t(lang, "series.table_points", lines=each_line(outcome.table_points, seating)),
         ]
 
+    def own_outcome(self, outcome: Outcome, seat: int, lang: str) -> str:
+        """K8: the lowest total wins, a total over 100 loses, and the others neither win nor lose."""
+        if seat in outcome.winners:
+            return t(lang, "ended.czech_won")
+        return t(lang, "ended.czech_over" if seat in outcome.losers else "ended.czech_between")
+
     def deal_summary(self, result: DealResult, seating: Seating, lang: str) -> str:
         return each_line(result.score, seating, "+")  # under /score's line of penalty points
 

@@ -60,6 +60,9 @@ class TeamPresenter(Presenter):
         lines.append(tn(lang, "series.winners", 2, names=seating.team(1 - goats, lang)))
         return lines
 
+    def own_outcome(self, outcome: Outcome, seat: int, lang: str) -> str:
+        return t(lang, "ended.team_goats" if seat in outcome.losers else "ended.team_won")
+
     def with_eggs(self, outcome: Outcome) -> bool:
         """Whether the series' end calls the losers goats with eggs: only a game whose rules have them."""
         return self.goats_with_eggs and outcome.with_eggs
