@@ -8,7 +8,8 @@ from html import escape
 
 from bot.charts import Line, rating_chart
 from bot.i18n import t, tn
-from bot.present import GAMES, game_title
+from bot.present import GAMES, game_title, presenter
+from engine import Outcome
 from storage.models import PersonRating, RatedPlayer, RatingChange, RatingPoint
 from storage.rating import Skill
 from storage.ratings import rank
@@ -25,24 +26,59 @@ def signed(change: int) -> str:
     return f"+{change}" if change > 0 else f"−{-change}" if change < 0 else "±0"
 
 
-def render_changes(changes: Sequence[RatingChange], names: Mapping[int, str], lang: str) -> str:
+def render_changes(
+    changes: Sequence[RatingChange], names: Mapping[int, str], lang: str, *, seats: Sequence[str] = (), note: str = ""
+) -> str:
     """The series' end: each seat's player with his new rating and its change ("Anna: 1532 (+18)"; ``names``:
-    the people's names by user id); a computer level is named by its level, once however many seats it
-    held."""
+    the people's names by user id); a computer level once however many seats it held, with the names of its
+    seats (``seats``: the table's names by seat), and when it held several, that its one change is their mean
+    (docs/ratings.md).  ``note`` stands under the heading; a provisional rating's "?" is explained once."""
     if not changes:
         return ""
-    lines, seen = [t(lang, "rating.changes")], set()
+    lines = [t(lang, "rating.changes"), *([note] if note else [])]
+    held: dict[str, list[int]] = {}
+    for change in changes:
+        if change.user_id is None and change.level is not None:
+            held.setdefault(change.level, []).append(change.seat)
+    seen: set[int | str | None] = set()
     for change in changes:
         who = change.user_id if change.user_id is not None else change.level
         if who in seen:
             continue
         seen.add(who)
         before = change.before or Skill()
-        name = names.get(change.user_id, "?") if change.user_id is not None else level_name(change.level, lang)
-        lines.append(
-            t(lang, "rating.change_line", name=escape(name), rating=shown(change.after),
-              change=signed(change.after.rating - before.rating))
-        )  # fmt: skip
+        rating, delta = shown(change.after), signed(change.after.rating - before.rating)
+        if change.user_id is not None:
+            name = escape(names.get(change.user_id, "?"))
+            lines.append(t(lang, "rating.change_line", name=name, rating=rating, change=delta))
+            continue
+        own = held.get(change.level or "", [change.seat])
+        named = ", ".join(escape(seats[s]) for s in own if s < len(seats))
+        level = level_name(change.level, lang)
+        if not named:
+            lines.append(t(lang, "rating.change_line", name=level, rating=rating, change=delta))
+            continue
+        key = "rating.level_seats_line" if len(own) > 1 else "rating.level_line"
+        lines.append(t(lang, key, name=level, seats=named, rating=rating, change=delta))
+    if any(change.after.provisional for change in changes):
+        lines.append(t(lang, "rating.provisional"))
+    return "\n".join(lines)
+
+
+def render_own_end(
+    outcome: Outcome, variant: str, seat: int, *, change: RatingChange | None, chat: str, lang: str
+) -> str:
+    """The series' end in a seated person's private chat: how it went for him, his rating's change (None: not
+    rated) and what to do for another game."""
+    lines = [t(lang, "ended.header", game=game_title(variant, lang), chat=escape(chat)),
+             presenter(variant).own_outcome(outcome, seat, lang)]  # fmt: skip
+    if change is not None:
+        before = change.before or Skill()
+        delta = signed(change.after.rating - before.rating)
+        lines.append(t(lang, "ended.rating", rating=shown(change.after), change=delta))
+        if change.after.provisional:
+            lines.append(t(lang, "rating.provisional"))
+    lines.append(t(lang, "ended.next", chat=escape(chat)))
     return "\n".join(lines)
 
 

@@ -231,8 +231,13 @@ def render_stats(lines: Sequence[StatsLine], lang: str) -> str:
         return t(lang, "stats.none")
     out = [t(lang, "stats.title")]
     for line in lines:
+        shown = presenter(line.variant)
         out.append(
-            t(lang, "stats.line", game=game_title(line.variant, lang), played=line.played, won=line.won, lost=line.lost)
-        )
-        out.append("   " + t(lang, "stats.extra", eggs=line.eggs, molodkas=line.molodkas, kozels=line.kozels))
+            t(lang, shown.stats_line_key, game=game_title(line.variant, lang), played=line.played, won=line.won,
+              lost=line.lost, between=line.played - line.won - line.lost)
+        )  # fmt: skip
+        counts = {"eggs": line.eggs, "molodkas": line.molodkas, "kozels": line.kozels}
+        extra = " · ".join(t(lang, f"stats.{name}", count=counts[name]) for name in shown.stats_counts)
+        if extra:  # only what exists in the game
+            out.append("   " + extra[:1].upper() + extra[1:])
     return "\n".join(out)

@@ -42,7 +42,7 @@ from bot.events import (
 )
 from bot.group_table import Closing, GroupTable
 from bot.i18n import t
-from bot.leaderboard import render_changes
+from bot.leaderboard import render_changes, render_own_end
 from bot.live import Live, LiveGames
 from bot.logs import about
 from bot.outbox import Kind
@@ -57,6 +57,7 @@ from bot.render import (
 from bot.sending import Picture
 from engine import Action
 from storage import Storage
+from storage.models import RatingChange
 
 
 class Notifier:
@@ -304,9 +305,11 @@ class Notifier:
         announced = len(state.deals)
         ending: list[tuple[str, Picture | None]] = []  # the messages that end the series
         if state.outcome is not None and deals_before <= len(state.deals):
-            ratings = render_changes(await self.storage.ratings.changes(live.game_id), names_of(live), lang)
+            changes = await self.storage.ratings.changes(live.game_id)
+            ratings = render_changes(changes, names_of(live), lang, seats=live.seating.names)
             ending = self.table.ending(live, deals_before, ratings)
             announced += 1
+            await self.tell_seated(live, changes)
 
         async def to_group() -> None:  # after the finished deal's table was posted, if it was still on its way
             # the deal is told once Telegram has its table's closing: one still owed at a stop is the next
@@ -319,6 +322,21 @@ class Notifier:
             live.game = live.game.model_copy(update={"announced_deals": announced})
 
         self.in_group(live, to_group, "a deal's end")
+
+    async def tell_seated(self, live: Live, changes: Sequence[RatingChange]) -> None:
+        """The series' end in each seated person's private chat: how it went for him, his rating's change and
+        what next; nobody who never started a private chat with the bot (or blocked it) is written to."""
+        outcome = live.state.outcome
+        assert outcome is not None
+        by_seat = {change.seat: change for change in changes}
+        for seat in range(len(live.seats)):
+            user = live.user_of(seat)
+            person = await self.storage.players.get(user) if user is not None else None
+            if user is None or person is None or not person.can_message:
+                continue
+            text = render_own_end(outcome, live.game.variant, seat, change=by_seat.get(seat), chat=live.chat_title,
+                                  lang=live.lang_of(seat))  # fmt: skip
+            await self.publisher.send(user, text)
 
     def close(self, ended: GameEnded) -> None:
         """A cancelled game: the table, hands and lobby lose their buttons."""
@@ -336,9 +354,9 @@ class Notifier:
                 # a series cancelled after its first deal is rated as it stood (docs/ratings.md)
                 changes = await self.storage.ratings.changes(live.game_id)
                 if changes:
-                    rated = t(live.chat_lang, "rating.cancelled") + "\n" + render_changes(
-                        changes, names_of(live), live.chat_lang
-                    )
+                    lang = live.chat_lang
+                    rated = render_changes(changes, names_of(live), lang, seats=live.seating.names,
+                                           note=t(lang, "rating.cancelled"))  # fmt: skip
                     await self.publisher.send(live.game.chat_id, rated)
 
             self.in_group(live, close_table, "a closed table")

@@ -48,6 +48,8 @@ class Records:
             deals = len(await self.storage.games.deals(game.game_id))
             if game.action_count == 0 and not deals:
                 return [t(lang, "score.last_cancelled_lobby", game=title), ""]
+            if not deals:  # cancelled during its first deal: rated neither (docs/ratings.md)
+                return [t(lang, "score.last_cancelled_first_deal", game=title), ""]
             return [tn(lang, "score.last_cancelled", deals, game=title), ""]
         if all(s.user_id is None for s in await self.storage.games.seats(game.game_id)):
             return [t(lang, "score.last_computers", game=title), ""]
@@ -55,7 +57,8 @@ class Records:
 
     async def stats(self, user_id: int, lang: str) -> str:
         """/stats: per game, the rating with its best, the rated series, series and deals won and the place
-        in each chat; then the series played, won and lost, eggs, molodkas and kozels taken."""
+        in each chat; then the series played, won and lost, and what the game counts besides (its presenter's
+        ``stats_counts``: eggs, molodkas, kozels taken)."""
         kozels = {name: points for name in GAMES if (points := presenter(name).kozel_points) is not None}
         found = {s.variant: s for s in await self.storage.results.player_stats(user_id, kozels)}
         lines = [

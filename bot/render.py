@@ -57,6 +57,8 @@ def play_line(play: SeenPlay, variant: str, seating: Seating, lang: str) -> str:
     text = play_label(play, variant)
     if play.kind is Kind.MOLODKA:  # the 🔥 says what it is where it is seen
         text = t(lang, "table.molodka", cards=text)
+    elif play.kind is Kind.DISCARD and not play.face_down:  # one's own discard: cards beside a lead read as a beat
+        text = t(lang, "table.own_discard", cards=text)
     return "  " + t(lang, "table.play", name=seating.name(play.seat), cards=text)
 
 
@@ -168,14 +170,15 @@ def table_picture(view: View, seating: Seating, computers: Collection[int], lang
 # --- the hand -----------------------------------------------------------------------------------------------
 
 
-def hand_status(view: View, seating: Seating, lang: str) -> str:
+def hand_status(view: View, seating: Seating, lang: str, *, choosing: bool = False) -> str:
+    """What the seat is to do now; ``choosing``: cards of his are chosen (a tap then chooses, never plays)."""
     assert view.seat is not None
     plays = [a for a in view.legal if a.kind in (Kind.PLAY, Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.GIVE_BACK)]
     if any(a.kind is Kind.GIVE_BACK for a in view.legal):
         received = view.deal_log[-1].cards if view.deal_log and view.deal_log[-1].cards else ()
         return t(lang, "hand.giveback", card=cards_label(received, view.variant))
     if view.to_move == view.seat and plays:
-        answer = presenter(view.variant).answer_prompt(view, lang)
+        answer = presenter(view.variant).answer_prompt(view, lang, choosing=choosing)
         if answer is not None:
             return answer
         return t(lang, "hand.your_turn_lead" if not view.trick else "hand.your_turn")
@@ -220,7 +223,7 @@ def render_hand(
         lines += ["", shown.cards_label(shown.sort_hand(view.hand, trump)), t(lang, "hand.away")]
         button = InlineKeyboardButton(t(lang, "hand.back_button"), callback_data=Back(game_id).data())
         return "\n".join(lines), InlineKeyboardMarkup([[button]])
-    lines += ["", hand_status(view, seating, lang)]
+    lines += ["", hand_status(view, seating, lang, choosing=bool(selection))]
     if view.to_move == view.seat and not set(view.hand) <= playable_cards(view):  # what ·J♥· means, on his turn
         lines.append(t(lang, "hand.greyed"))
     return "\n".join(lines), hand_keyboard(view, lang, game_id, version, selection)

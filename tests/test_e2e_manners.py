@@ -477,12 +477,13 @@ async def test_stats_and_the_all_time_table_after_a_series(tmp_path: Path) -> No
 
         await eventually(world, told, timeout=30, what="the outcome in the group")
         outcome = next(m.text for m in world.group_messages() if "goats" in m.text)
-        assert re.search(r"📈 <b>Ratings</b>\nAnn: 1\d{3}\? \([+−]\d+\)\n🤖 computer \(random moves\): 1\d{3}\?", outcome)
+        assert re.search(r"📈 <b>Ratings</b>\nAnn: 1\d{3}\? \([+−]\d+\)\n🤖 computer \(random moves\) — 🤖 Bot 2, 🤖 Bot 3, "
+                         r"🤖 Bot 4: 1\d{3}\?", outcome)  # fmt: skip
         await ann.say(ann.user_id, "/stats")
         text, picture = world.server.bot_messages(ann.user_id)[-2:]
         stats = text.text
         assert "Four-card Kozel: 1 played" in stats and "molodkas" in stats
-        assert re.search(r"Four-card Kozel: <b>1\d{3}\?</b> · best: none yet\n   1 rated series, [01] won", stats)
+        assert re.search(r"Four-card Kozel: <b>1\d{3}\?</b> · best: none yet \(.+\)\n   1 rated series, [01] won", stats)
         assert picture.photo is not None and picture.text == "📈 Your rating after each rated series."
         assert world.server.photos[picture.photo].startswith(b"\x89PNG")
         await ann.say(GROUP, "/score")

@@ -6,6 +6,7 @@ import random
 import re
 from pathlib import Path
 
+from bot.i18n import t
 from storage.models import GameRow
 from storage.rating import Skill
 from tests.e2e import (
@@ -81,11 +82,13 @@ async def test_a_series_cancelled_after_a_deal_is_rated_and_says_so(tmp_path: Pa
         await people[0].say(GROUP, "/cancel")  # its creator cancels it
         assert await finished(world, game.game_id)
 
+        rated = t("en", "rating.changes") + "\n" + t("en", "rating.cancelled") + "\n"  # the note under its heading
+
         async def told() -> bool:
-            return any(m.text.startswith("The cancelled series still counts") for m in world.group_messages())
+            return any(m.text.startswith(rated) for m in world.group_messages())
 
         await eventually(world, told, timeout=30, what="the rating of the cancelled series")
-        said = next(m.text for m in world.group_messages() if m.text.startswith("The cancelled series still counts"))
+        said = next(m.text for m in world.group_messages() if m.text.startswith(rated))
         assert re.findall(r"\nP(\d): 1\d{3}\? \([+−]\d+\)", said) == ["1", "2", "3", "4"], said
         changes = await world.runner.storage.ratings.changes(game.game_id)
         totals = (await world.runner.storage.games.deals(game.game_id))[-1].totals

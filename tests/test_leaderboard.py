@@ -24,9 +24,11 @@ def test_the_series_end_names_each_person_and_each_level_once() -> None:
         RatingChange(seat=2, user_id=8, level=None, before=start, after=Skill(mu=26.5, sigma=8.0, series=1)),
         RatingChange(seat=3, user_id=None, level="strong", before=start, after=Skill(mu=24, sigma=8.1, series=1)),
     ]
-    text = render_changes(changes, {7: "Anna <A>", 8: "Boris"}, "en")
+    text = render_changes(changes, {7: "Anna <A>", 8: "Boris"}, "en", seats=("Anna <A>", "🤖 Bot 2", "Boris", "🤖 Bot 4"))
     assert text == (
-        "📈 <b>Ratings</b>\nAnna &lt;A&gt;: 1350? (+50)\n🤖 computer (strong): 1294? (−6)\nBoris: 1350? (+50)"
+        "📈 <b>Ratings</b>\nAnna &lt;A&gt;: 1350? (+50)\n🤖 computer (strong) — 🤖 Bot 2, 🤖 Bot 4: 1294? (−6) · one "
+        "rating for these seats: the mean of their changes\nBoris: 1350? (+50)\n"
+        "? — a provisional rating: fewer than 5 rated series, or not yet certain."
     )
     assert render_changes([], {}, "en") == ""
 

@@ -503,13 +503,13 @@ NUMBER_LABELS = {
     "button.beat", "button.discard", "button.lead", "cancel.vote", "cancel.vote_button", "computer.name",
     "deal.header", "deal.points_teams", "hand.deal_over", "hand.header", "lobby.moved", "lobby.need_players_czech",
     "lobby.need_players_team", "lobby.seats_czech", "lobby.sit", "score.all_time_czech_line", "score.all_time_line",
-    "score.card_points", "score.current", "score.deal_line", "settings.seconds", "stats.extra", "stats.line",
+    "score.card_points", "score.current", "score.deal_line", "settings.seconds", "stats.eggs", "stats.line",
     "table.header", "table.penalty_teams", "table.score_teams", "table.stock", "table.talon", "table.tricks_teams",
     "timer.expired", "timer.reminder", "stats.rated", "stats.place", "top.line", "top.line_you", "picture.title",
-    "picture.talon", "picture.deal",
+    "picture.talon", "picture.deal", "stats.line_czech", "stats.molodkas", "stats.kozels",
 }  # fmt: skip
 NUMBER_NAMES = {"count", "needed", "total", "votes", "seconds", "n", "deal", "seat", "points", "played", "won",
-                "lost", "rank", "eggs", "molodkas", "kozels", "sa", "sb", "pa", "pb", "place"}  # fmt: skip
+                "lost", "rank", "eggs", "molodkas", "kozels", "sa", "sb", "pa", "pb", "place", "between"}  # fmt: skip
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -66,6 +66,8 @@ class Presenter:
     german_cards = False  # the table picture draws German-suited cards (K2)
     marked_card: Card | None = None  # the card the table picture frames in gold (the kozel, K5)
     kozel_points: int | None = None  # /stats counts the deals with this many penalty points (the kozel taken)
+    stats_counts: tuple[str, ...] = ()  # what /stats counts of the game besides its series ("eggs", "molodkas"…)
+    stats_line_key = "stats.line"  # /stats' line of the series played, won and lost
     limit = 0  # the total that ends a series (F15, C14, K8): the length of a result picture's bars
     all_time_key = "score.all_time_line"
 
@@ -113,8 +115,9 @@ class Presenter:
         that a tap plays it; the others are chosen first."""
         return {}
 
-    def answer_prompt(self, view: View, lang: str) -> str | None:
-        """The hand's prompt when the seat answers a trick in its own way (None: the common prompt)."""
+    def answer_prompt(self, view: View, lang: str, *, choosing: bool = False) -> str | None:
+        """The hand's prompt when the seat answers a trick in its own way (None: the common prompt);
+        ``choosing``: cards of his are chosen, so no card plays at one tap."""
         return None
 
     def score_line(self, totals: Sequence[int], seating: Seating, lang: str) -> str:
@@ -132,6 +135,10 @@ class Presenter:
 
     def deal_summary(self, result: DealResult, seating: Seating, lang: str) -> str:
         """One deal in /score's list of the series."""
+        raise NotImplementedError
+
+    def own_outcome(self, outcome: Outcome, seat: int, lang: str) -> str:
+        """How the series ended for ``seat``, told to him in private."""
         raise NotImplementedError
 
     @property

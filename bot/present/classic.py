@@ -14,6 +14,8 @@ from engine.classic import ESUIT, POWER, SERIES_TARGET, TRUMP_SUIT
 class ClassicPresenter(TeamPresenter):
     name = "classic"
     limit = SERIES_TARGET
+    stats_counts = ("eggs",)  # C13; no molodka in classic Kozel
+    goats_with_eggs = False  # C13: eggs only add a pair to the next team that scores; C14 has plain goats
 
     def sort_hand(self, cards: Iterable[Card], trump: int | None = None) -> list[Card]:
         return sorted(cards, key=lambda c: (ESUIT[c] != TRUMP_SUIT, ESUIT[c], POWER[c]))

@@ -17,6 +17,8 @@ KOZEL_MARK = "🐐"
 class CzechPresenter(Presenter):
     name = "czech"
     kozel_points = PENALTY[KOZEL]  # K5
+    stats_counts = ("kozels",)  # no eggs, no molodka (K5)
+    stats_line_key = "stats.line_czech"  # K8: the lowest total wins, over 100 loses, the others neither
     german_cards = True
     marked_card = KOZEL
     all_time_key = "score.all_time_czech_line"
@@ -54,6 +56,12 @@ class CzechPresenter(Presenter):
             tn(lang, "series.winners", len(outcome.winners), names=", ".join(seating.name(s) for s in outcome.winners)),
             t(lang, "series.table_points", lines=each_line(outcome.table_points, seating)),
         ]
+
+    def own_outcome(self, outcome: Outcome, seat: int, lang: str) -> str:
+        """K8: the lowest total wins, a total over 100 loses, and the others neither win nor lose."""
+        if seat in outcome.winners:
+            return t(lang, "ended.czech_won")
+        return t(lang, "ended.czech_over" if seat in outcome.losers else "ended.czech_between")
 
     def deal_summary(self, result: DealResult, seating: Seating, lang: str) -> str:
         return each_line(result.score, seating, "+")  # under /score's line of penalty points

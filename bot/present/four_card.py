@@ -18,6 +18,7 @@ class FourCardPresenter(TeamPresenter):
     score_key = "deal.defeat"
     totals_key = "table.penalty_teams"  # F15: toward 12 that lose, not 12 that win as in classic Kozel
     limit = SERIES_LIMIT
+    stats_counts = ("eggs", "molodkas")  # F14, F10
 
     def sort_hand(self, cards: Iterable[Card], trump: int | None = None) -> list[Card]:
         return sorted(cards, key=lambda c: (c.suit == trump, int(c.suit), ORDER[c]))
@@ -72,7 +73,7 @@ class FourCardPresenter(TeamPresenter):
                     uses.setdefault(card, []).append(action)
         return {card: moves[0] for card, moves in uses.items() if len(moves) == 1 and len(moves[0].cards) == 1}
 
-    def answer_prompt(self, view: View, lang: str) -> str | None:
+    def answer_prompt(self, view: View, lang: str, *, choosing: bool = False) -> str | None:
         if not view.trick:
             return None
         count = len(view.trick[0].cards)
@@ -80,6 +81,7 @@ class FourCardPresenter(TeamPresenter):
         if forced is not None and len(forced) == len(view.hand):
             return tn(lang, "hand.your_answer_all", count)
         prompt = tn(lang, "hand.your_answer", count)
-        if any(action.kind is Kind.DISCARD for action in self.one_tap(view).values()):
+        # once a card is chosen the keyboard's taps only choose: no card shows the 🂠 the hint explains
+        if not choosing and any(action.kind is Kind.DISCARD for action in self.one_tap(view).values()):
             prompt += "\n" + t(lang, "hand.discard_at_once")
         return prompt

@@ -13,6 +13,7 @@ from engine import DealResult, Outcome
 class TeamPresenter(Presenter):
     score_key = "deal.pairs"  # the line of what a team scored in a deal
     totals_key = "table.score_teams"  # the line of the series so far: what each team has toward 12
+    goats_with_eggs = True  # the losers of a series with eggs are "goats with eggs" (F15)
 
     def score_line(self, totals: Sequence[int], seating: Seating, lang: str) -> str:
         if len(totals) == 2:
@@ -54,10 +55,17 @@ class TeamPresenter(Presenter):
         goats = outcome.losers[0] % 2
         if outcome.reason == "no_trick":
             lines.append(t(lang, "series.no_trick", team=seating.team(goats, lang)))
-        key = "series.goats_eggs" if outcome.with_eggs else "series.goats"
+        key = "series.goats_eggs" if self.with_eggs(outcome) else "series.goats"
         lines.append(t(lang, key, team=seating.team(goats, lang)))
         lines.append(tn(lang, "series.winners", 2, names=seating.team(1 - goats, lang)))
         return lines
+
+    def own_outcome(self, outcome: Outcome, seat: int, lang: str) -> str:
+        return t(lang, "ended.team_goats" if seat in outcome.losers else "ended.team_won")
+
+    def with_eggs(self, outcome: Outcome) -> bool:
+        """Whether the series' end calls the losers goats with eggs: only a game whose rules have them."""
+        return self.goats_with_eggs and outcome.with_eggs
 
     def deal_summary(self, result: DealResult, seating: Seating, lang: str) -> str:
         """One deal in words: its card points and who scored what (teams by number; /score names them)."""
@@ -106,7 +114,7 @@ class TeamPresenter(Presenter):
 
     def outcome_picture(self, outcome: Outcome, totals: Sequence[int], seating: Seating, lang: str) -> ResultText:
         goats = outcome.losers[0] % 2
-        goat_key = "picture.goats_eggs" if outcome.with_eggs else "picture.goats"
+        goat_key = "picture.goats_eggs" if self.with_eggs(outcome) else "picture.goats"
         lines = tuple(
             ResultLine(plain(seating.team(team, lang)), t(lang, goat_key if team == goats else "picture.winners_team"),
                        totals[team], self.limit, goat=team == goats, winner=team != goats)
@@ -117,7 +125,7 @@ class TeamPresenter(Presenter):
             title=t(lang, "picture.series_end", game=game_title(self.name, lang)),
             lines=lines,
             footer=tn(lang, "picture.winners", 2, names=winners),
-            eggs=2 if outcome.with_eggs else 0,
+            eggs=2 if self.with_eggs(outcome) else 0,
             goats=tuple(seating.drawn(s) for s in range(goats, len(seating.names), 2)),
             against=self.against,
         )
