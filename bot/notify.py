@@ -304,12 +304,12 @@ class Notifier:
             closing = self.table.closing(live, self.last_trick(live, last, winner, None))
         announced = len(state.deals)
         ending: list[tuple[str, Picture | None]] = []  # the messages that end the series
+        changes: list[RatingChange] = []
         if state.outcome is not None and deals_before <= len(state.deals):
             changes = await self.storage.ratings.changes(live.game_id)
             ratings = render_changes(changes, names_of(live), lang, seats=live.seating.names)
             ending = self.table.ending(live, deals_before, ratings)
             announced += 1
-            await self.tell_seated(live, changes)
 
         async def to_group() -> None:  # after the finished deal's table was posted, if it was still on its way
             # the deal is told once Telegram has its table's closing: one still owed at a stop is the next
@@ -320,6 +320,8 @@ class Notifier:
                 await self.publisher.send(live.game.chat_id, text, photo=photo)
             await self.storage.games.set_announced_deals(live.game_id, announced)
             live.game = live.game.model_copy(update={"announced_deals": announced})
+            if ending:  # once told: a start that tells the end again, which it was not, writes to nobody twice
+                await self.tell_seated(live, changes)
 
         self.in_group(live, to_group, "a deal's end")
 

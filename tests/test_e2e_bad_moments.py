@@ -7,6 +7,7 @@ import asyncio
 import logging
 import random
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -313,43 +314,63 @@ async def test_a_deal_end_still_owed_at_a_stop_is_told_by_the_next_start(tmp_pat
     stayed frozen mid-deal, and the result never reached the group, when it was marked told on being queued)."""
     async with running_world(tmp_path, lobby_ttl_seconds=600, group_messages_per_minute=3) as world:
         people, game = await open_game(world, "/newgame classic", 4)
-        rng = random.Random(3)
-
-        async def last_card_of_the_deal() -> bool:
-            _, state = await replay(world, game.game_id)
-            moves = () if state.to_move is None else state.legal_actions(state.to_move)
-            return len(moves) == 1 and ended_by(state, moves[0])
-
-        def ended_by(state: GameState, action: Action) -> bool:
-            after = state.clone()
-            after.apply(action)
-            return len(after.deals) > len(state.deals)
-
-        await play_until(people, last_card_of_the_deal, rng)
-        row, _ = await replay(world, game.game_id)
-        table_id = row.table_message_id
-        assert table_id is not None
-        mover = next(p for p in people if p.my_turn())
-        hand, actions, _ = mover.options()
-        assert hand is not None and len(actions) == 1
-        live = world.runner.uses.games.get(game.game_id)
-        assert live is not None
-        seating = live.seating
-        await world.server.answer_of(await world.server.press(mover.user_id, hand, actions[0]))
-        _, state = await replay(world, game.game_id)  # the press is answered once its move is stored
-        assert len(state.deals) == 1
-        await world.runner.stop()  # the grace (8 s) is over long before the group's next message (20 s)
-        def table() -> Message:
-            return next(m for m in world.group_messages() if m.message_id == table_id)
-
-        assert "Turn:" in table().text, "the test saw nothing: the closing went out before the stop"
+        table_id, told = await last_move_then_stop(world, people, game.game_id, lambda after: bool(after.deals))
+        table = next(m for m in world.group_messages() if m.message_id == table_id)
+        assert "Turn:" in table.text, "the test saw nothing: the closing went out before the stop"
 
         await world.runner.start()
         await world.runner.settle()
-        told = render_deal_result(state.deals[0], "classic", seating, "en")
-        assert told in table().text
+        table = next(m for m in world.group_messages() if m.message_id == table_id)
+        assert told in table.text
         row, _ = await replay(world, game.game_id)
         assert row.announced_deals == 1 and row.table_deal_no == 1  # and the next deal's table is posted
+
+
+async def test_a_series_end_still_owed_at_a_stop_is_told_once_in_private(tmp_path: Path) -> None:
+    """The same at a series' end: the next start tells it, and each seated person reads its end in his private
+    chat once (it was written to him before the group had the end, and again by the next start)."""
+    async with running_world(tmp_path, lobby_ttl_seconds=600, group_messages_per_minute=3) as world:
+        people, game = await open_game(world, "/newgame czech", 3)
+        await last_move_then_stop(world, people, game.game_id, lambda after: after.outcome is not None)
+        await world.runner.start()
+        await world.runner.settle()
+        for person in people:
+            ends = [m for m in world.server.bot_messages(person.user_id) if m.text.startswith("🏁")]
+            assert len(ends) == 1, [m.text for m in ends]
+
+
+async def last_move_then_stop(
+    world: World, people: list[Person], game_id: int, ends: Callable[[GameState], bool]
+) -> tuple[int, str]:
+    """Play until the one move left is the one after which ``ends`` holds, make it, and stop the bot as soon
+    as it is stored; the table's message id then, and the result of the deal that move ended, as the group
+    reads it."""
+    rng = random.Random(3)
+
+    def ending(state: GameState, action: Action) -> bool:
+        after = state.clone()
+        after.apply(action)
+        return len(after.deals) > len(state.deals) and ends(after)
+
+    async def last_move() -> bool:
+        _, state = await replay(world, game_id)
+        moves = () if state.to_move is None else state.legal_actions(state.to_move)
+        return len(moves) == 1 and ending(state, moves[0])
+
+    await play_until(people, last_move, rng)
+    row, _ = await replay(world, game_id)
+    assert row.table_message_id is not None
+    mover = next(p for p in people if p.my_turn())
+    hand, actions, _ = mover.options()
+    assert hand is not None and len(actions) == 1
+    live = world.runner.uses.games.get(game_id)
+    assert live is not None
+    seating = live.seating
+    await world.server.answer_of(await world.server.press(mover.user_id, hand, actions[0]))
+    _, state = await replay(world, game_id)  # the press is answered once its move is stored
+    assert ends(state)
+    await world.runner.stop()  # the grace (8 s) is over long before the group's next message (20 s)
+    return row.table_message_id, render_deal_result(state.deals[-1], row.variant, seating, "en")
 
 
 async def test_a_whole_stop_takes_no_longer_than_its_setting_however_much_is_owed(tmp_path: Path) -> None:
