@@ -81,7 +81,9 @@ def load_migrations() -> list[Migration]:
 
 MIGRATIONS = load_migrations()
 SCHEMA_VERSION = MIGRATIONS[-1].version
-NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"  # SQLite's time now, as the rows store times
+# The time of the statement running, from the bot's one clock (``Database.now``), as the rows store times: never
+# SQLite's own, so that what the bot stores and reads back (a turn's timer, /stats' chart) keeps one clock.
+NOW = "kozel_now()"
 
 
 def to_json(value: Any) -> str:
@@ -158,6 +160,7 @@ class Database:
         self.conn = conn
         self.path = path
         self.now = now
+        self._statement_time = self.stamp()  # what ``NOW`` gives the statement running
         self._lock = asyncio.Lock()
         self._commit_clock: Callable[[], float] | None = None
         self._on_commit: Callable[[float], None] | None = None
@@ -171,7 +174,7 @@ class Database:
         return size_on_disk(self.path)
 
     def stamp(self) -> str:
-        """``now`` as the database writes its times (what ``strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`` gives)."""
+        """``now`` as the database writes its times: ISO 8601 in UTC, to the millisecond."""
         return datetime.fromtimestamp(self.now(), UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
     @classmethod
@@ -183,6 +186,7 @@ class Database:
             conn = await aiosqlite.connect(path, isolation_level=None)
             db = cls(conn, path, now)
             try:
+                await conn.create_function("kozel_now", 0, lambda: db._statement_time)
                 await conn.execute("PRAGMA foreign_keys = ON")
                 await conn.execute("PRAGMA journal_mode = WAL")
                 await conn.execute("PRAGMA synchronous = FULL")
@@ -201,12 +205,13 @@ class Database:
         for migration in MIGRATIONS:
             if migration.version <= version:
                 continue
+            self._statement_time = self.stamp()
             log.info("applying migration %04d_%s", migration.version, migration.name)
             async with self.transaction():
                 for statement in split_sql(migration.sql):
                     await self.conn.execute(statement)
                 await self.conn.execute(
-                    "INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
+                    f"INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, {NOW})",
                     (migration.version, migration.name),
                 )
                 await self.conn.execute(f"PRAGMA user_version = {migration.version}")
@@ -215,7 +220,7 @@ class Database:
         """Write and commit one row (the health check's proof that the file takes writes); raises if it cannot."""
         async with self.transaction():
             await self.execute(
-                "INSERT INTO heartbeat (id, at) VALUES (1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) "
+                f"INSERT INTO heartbeat (id, at) VALUES (1, {NOW}) "
                 "ON CONFLICT (id) DO UPDATE SET at = excluded.at"
             )
 
@@ -253,10 +258,12 @@ class Database:
     @asynccontextmanager
     async def _statement(self) -> AsyncIterator[None]:
         if _current_tx.get() is self:
+            self._statement_time = self.stamp()
             with _on_the_thread:
                 yield
         else:
             async with self._lock:
+                self._statement_time = self.stamp()
                 with _on_the_thread:
                     yield
 

@@ -52,7 +52,8 @@ class GameRepo:
     ) -> GameRow:
         try:
             game_id = await self.db.insert(
-                "INSERT INTO games (chat_id, variant, options, seed, creator_id) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO games (chat_id, variant, options, seed, creator_id, created_at, updated_at) "
+                f"VALUES (?, ?, ?, ?, ?, {NOW}, {NOW})",
                 (chat_id, variant, to_json(options), seed, creator_id),
             )
         except sqlite3.IntegrityError as exc:
@@ -300,8 +301,8 @@ class GameRepo:
                 )
             )
         await self.db.executemany(
-            f"INSERT OR REPLACE INTO results ({RESULT_COLUMNS}, computer, place, deals_won) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT OR REPLACE INTO results ({RESULT_COLUMNS}, computer, place, deals_won, finished_at) "
+            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {NOW})",
             rows,
         )
         if places is not None:

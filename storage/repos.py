@@ -30,7 +30,7 @@ class ChatRepo:
     async def ensure(self, chat_id: int, title: str, kind: str) -> ChatRow:
         """The chat, its title and kind as an update just showed them (only an update knows them)."""
         await self.db.execute(
-            f"INSERT INTO chats (chat_id, title, kind) VALUES (?, ?, ?) "
+            f"INSERT INTO chats (chat_id, title, kind, created_at, updated_at) VALUES (?, ?, ?, {NOW}, {NOW}) "
             f"ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title, kind = excluded.kind, updated_at = {NOW} "
             "WHERE chats.title <> excluded.title OR chats.kind <> excluded.kind",
             (chat_id, title, kind),
@@ -42,7 +42,8 @@ class ChatRepo:
     async def known(self, chat_id: int) -> ChatRow:
         """The chat, added with no title if it is new; a stored title and kind are never touched."""
         await self.db.execute(
-            "INSERT INTO chats (chat_id, title, kind) VALUES (?, '', 'group') ON CONFLICT (chat_id) DO NOTHING",
+            f"INSERT INTO chats (chat_id, title, kind, created_at, updated_at) VALUES (?, '', 'group', {NOW}, {NOW}) "
+            "ON CONFLICT (chat_id) DO NOTHING",
             (chat_id,),
         )
         row = await self.get(chat_id)
@@ -80,7 +81,7 @@ class ChatRepo:
                 )
                 await self.db.execute("DELETE FROM chats WHERE chat_id = ?", (old_chat_id,))
             await self.db.execute(
-                "INSERT OR REPLACE INTO chat_id_history (old_chat_id, chat_id) VALUES (?, ?)",
+                f"INSERT OR REPLACE INTO chat_id_history (old_chat_id, chat_id, migrated_at) VALUES (?, ?, {NOW})",
                 (old_chat_id, new_chat_id),
             )
 
@@ -98,7 +99,8 @@ class PlayerRepo:
         self, user_id: int, name: str, username: str | None = None, language: str | None = None
     ) -> PlayerRow:
         await self.db.execute(
-            "INSERT INTO players (user_id, name, username, language) VALUES (?, ?, ?, ?) "
+            "INSERT INTO players (user_id, name, username, language, created_at, updated_at) "
+            f"VALUES (?, ?, ?, ?, {NOW}, {NOW}) "
             f"ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, username = excluded.username, "
             f"language = coalesce(excluded.language, players.language), updated_at = {NOW}",
             (user_id, name, username, language),
@@ -143,7 +145,9 @@ class NoticeRepo:
         async with self.db.transaction():
             if await self.db.execute("DELETE FROM notify_me WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)):
                 return False
-            await self.db.execute("INSERT INTO notify_me (chat_id, user_id) VALUES (?, ?)", (chat_id, user_id))
+            await self.db.execute(
+                f"INSERT INTO notify_me (chat_id, user_id, since) VALUES (?, ?, {NOW})", (chat_id, user_id)
+            )
             return True
 
     async def subscribers(self, chat_id: int) -> list[PlayerRow]:
@@ -174,7 +178,9 @@ class UpdateRepo:
 
     async def claim(self, update_id: int) -> bool:
         """True the first time an update id is seen (within the current transaction, if any)."""
-        changed = await self.db.execute("INSERT OR IGNORE INTO processed_updates (update_id) VALUES (?)", (update_id,))
+        changed = await self.db.execute(
+            f"INSERT OR IGNORE INTO processed_updates (update_id, processed_at) VALUES (?, {NOW})", (update_id,)
+        )
         return changed == 1
 
     async def prune(self) -> None:

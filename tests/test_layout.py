@@ -4,6 +4,7 @@ handlers that reach storage and the publisher only through the use cases."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 BOT = Path(__file__).resolve().parent.parent / "bot"
@@ -154,3 +155,15 @@ def test_no_test_on_virtual_time_reads_the_wall_clock() -> None:
         allowed += len(found.keys() & real)
     assert readers == []
     assert allowed  # the check sees what it looks for: the real-time tests read the wall clock
+
+
+def test_storage_stamps_rows_with_the_bots_clock_never_sqlites() -> None:
+    """No statement asks SQLite for the time ('now', CURRENT_TIMESTAMP): rows are stamped by ``storage.db.NOW``,
+    which reads the clock the storage was opened with."""
+    asking = [
+        f"{p.name}:{i}"
+        for p in sorted((BOT.parent / "storage").glob("*.py"))
+        for i, line in enumerate(p.read_text().splitlines(), 1)
+        if re.search(r"'now'|current_timestamp|current_time|current_date", line, re.IGNORECASE)
+    ]
+    assert asking == []

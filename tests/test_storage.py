@@ -6,11 +6,13 @@ import asyncio
 import hashlib
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -547,5 +549,36 @@ async def test_what_the_messages_showed_at_a_clean_stop_is_read_once(tmp_path: P
     try:
         assert sorted(await storage.shown.take()) == [(-1, 5, b"\x00" * 16, "table:abc"), (8, 3, b"\x01" * 16, "")]
         assert await storage.shown.take() == []
+    finally:
+        await storage.close()
+
+
+async def test_every_time_stored_is_the_bots_clocks_never_sqlites(tmp_path: Path) -> None:
+    """The bot's one clock stamps every row (its rows are read back by a turn's timer and /stats' chart): on a
+    clock set to 2001, a whole series, a chat's migration, settings, notices, updates and the health probe
+    store no time but 2001's, though the tables' defaults would take SQLite's own."""
+    storage = await Storage.open(tmp_path / "clock.db", now=lambda: 978_307_200.0)
+    try:
+        game = await new_game(storage, chat_id=-3, variant="czech", players=3)
+        await storage.chats.known(-4)
+        await storage.chats.save_settings(-3, ChatSettings(language="cs"))
+        await storage.players.set_can_message(30, False)
+        await storage.players.set_language(31, "ru")
+        await storage.notices.toggle(-3, 31)
+        await storage.updates.claim(7)
+        await storage.db.probe_write()
+        state = await storage.games.load_state(game)
+        rng = random.Random(5)
+        while not state.is_over:
+            state.apply(rng.choice(state.all_legal_actions()))
+            await storage.games.record(game, state, user_id=30)
+            game = game.model_copy(update={"action_count": len(state.history)})
+        await storage.chats.migrate(-4, -5)
+        stamps: Counter[str] = Counter()
+        for (table,) in await storage.db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'"):
+            for row in await storage.db.fetchall(f"SELECT * FROM {table}"):
+                stamps.update(v for v in tuple(row) if isinstance(v, str) and re.fullmatch(r"\d{4}-\d\d-\d\dT.*Z", v))
+        assert set(stamps) == {"2001-01-01T00:00:00.000Z"}, stamps
+        assert stamps["2001-01-01T00:00:00.000Z"] > 20  # the check saw the rows
     finally:
         await storage.close()
