@@ -22,6 +22,7 @@ from gettext import c2py
 from importlib import resources
 from typing import IO
 
+from babel import Locale
 from babel.messages.pofile import read_po
 
 DEFAULT_LANGUAGE = "en"
@@ -100,6 +101,12 @@ def t(lang: str, key: str, **values: object) -> str:
     catalogue = CATALOGUES.get(lang, EN)
     template = catalogue.get(key) or EN[key]
     return template.format(**values) if values else template
+
+
+def ordinal(lang: str, n: int) -> str:
+    """``n`` as a place in a row is written in the language ("1st", "22nd"), by its ordinal forms (CLDR's, as
+    Babel knows them: ``ordinal.one``, ``.two``, ``.few`` and ``.other`` of the catalogue)."""
+    return t(lang, f"ordinal.{Locale.parse(lang if lang in CATALOGUES else DEFAULT_LANGUAGE).ordinal_form(n)}", n=n)
 
 
 def tn(lang: str, key: str, count: int, **values: object) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 
 from bot.charts import Line, rating_chart
-from bot.i18n import t, tn
+from bot.i18n import ordinal, t, tn
 from bot.present import GAMES, game_title, presenter
 from engine import Outcome
 from storage.models import PersonRating, RatedPlayer, RatingChange, RatingPoint
@@ -138,7 +138,8 @@ def render_ratings(found: Sequence[PersonRating], lang: str) -> list[str]:
                       won=r.series_won, deals=tn(lang, "stats.deals_won", r.deals_won))
         )  # fmt: skip
         for chat, place, count in r.places:
-            lines.append("   " + t(lang, "stats.place", chat=escape(chat) or "—", place=place, count=count))
+            place_line = t(lang, "stats.place", chat=escape(chat) or "—", place=ordinal(lang, place), count=count)
+            lines.append("   " + place_line)
     return lines
 
 

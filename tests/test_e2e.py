@@ -222,12 +222,12 @@ async def test_bad_input_is_answered_and_changes_nothing(world: World) -> None:
     await outsider.say(50, "/score")
     assert "works in a group" in world.server.bot_messages(50)[-1].text
     await outsider.say(GROUP, "/frobnicate")
-    assert "do not know that command" in world.group_messages()[-1].text
+    assert "don't know that command" in world.group_messages()[-1].text
     said = len(world.group_messages())
     for elsewhere in ("/help@OtherBot", "/newgame@other_bot classic", "/frobnicate@OtherBot"):
         await outsider.say(GROUP, elsewhere)  # another bot's commands: not ours to answer
     await outsider.say(GROUP, f"/frobnicate@{BOT_USERNAME.upper()}")
-    assert len(world.group_messages()) == said + 1 and "do not know" in world.group_messages()[-1].text
+    assert len(world.group_messages()) == said + 1 and "don't know" in world.group_messages()[-1].text
     await outsider.say(GROUP, "/newgame classic")
     assert "already has a game" in world.group_messages()[-1].text
     await outsider.say(GROUP, "/newgame <poker> & co")

@@ -59,7 +59,7 @@ async def test_sit_at_a_seat_pressed_by_someone_not_in_the_game_joins_him_there(
     seats = {s.seat: s.user_id for s in await world.runner.storage.games.seats(game.game_id)}
     assert seats == {0: ann.user_id, 2: zed.user_id}
     assert "3. Zed" in world.server.messages[(GROUP, lobby.message_id)].text
-    assert "You are at the table" in world.server.bot_messages(zed.user_id)[-1].text
+    assert "You're at the table" in world.server.bot_messages(zed.user_id)[-1].text
     refused = await kim.press(lobby, f"L{game.game_id}:seat2")  # taken meanwhile: an old keyboard
     assert refused.get("show_alert") and refused.get("text") == t("en", "lobby.seat_taken"), refused
     assert world.server.violations == []

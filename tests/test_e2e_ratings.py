@@ -104,7 +104,7 @@ async def test_notify_me_tells_a_person_in_private_when_a_game_opens(tmp_path: P
         ann, bob, cid = world.person(1, "Ann"), world.person(2, "Bob"), world.person(3, "Cid")
         await cid.say(cid.user_id, "/start")
         await cid.say(GROUP, "/notify_me")
-        assert world.group_messages()[-1].text.startswith("🔔 Cid, I will tell you in private when a game opens")
+        assert world.group_messages()[-1].text.startswith("🔔 Cid, I'll tell you in private whenever a game opens")
         await bob.say(GROUP, "/notify_me")  # he has not started the bot: he is asked to
         asked = world.group_messages()[-1]
         assert "once you have started a private chat with me" in asked.text

@@ -28,7 +28,7 @@ def test_the_series_end_names_each_person_and_each_level_once() -> None:
     assert text == (
         "📈 <b>Ratings</b>\nAnna &lt;A&gt;: 1350? (+50)\n🤖 computer (strong) — 🤖 Bot 2, 🤖 Bot 4: 1294? (−6) · one "
         "rating for these seats: the mean of their changes\nBoris: 1350? (+50)\n"
-        "? — a provisional rating: fewer than 5 rated series, or not yet certain."
+        "? — a provisional rating: fewer than 5 rated series, or the rating hasn't settled yet."
     )
     assert render_changes([], {}, "en") == ""
 

@@ -237,7 +237,7 @@ async def test_two_tabs_two_people_a_deep_link_a_toast_and_the_command_menu(up: 
             await join.wait_for()
             await join.click()  # opens his private chat with /start <payload>, as Telegram does
             await bob.locator("#pane-private .row.mine", has_text="/start j").wait_for()
-            await bob.locator("#pane-private .row.bot", has_text="You are at the table").wait_for()
+            await bob.locator("#pane-private .row.bot", has_text="You're at the table").wait_for()
             await ann.locator("#pane-group .row.bot", has_text="1. Bob").wait_for()  # the lobby, edited in place
             asked = bob.locator("#pane-group .row.other", has_text="/newgame czech")
             await asked.hover()

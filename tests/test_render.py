@@ -243,7 +243,7 @@ def test_four_card_a_card_of_one_use_is_played_with_one_tap() -> None:
     assert one_tap_cards("four_card", markup) == {
         Card.parse(c): Action(1, Kind.DISCARD, (Card.parse(c),)) for c in ("9C", "9H")
     }  # the king and the ace may beat or be discarded: chosen first
-    assert "🂠 marks a card that cannot beat: one tap discards it face down." in text
+    assert "🂠 marks a card that can't beat: one tap discards it face down." in text
     labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []
     assert labels == ["K♠", "A♠", "🂠9♣", "🂠9♥"], labels  # the discards show the back they will show
     text, markup = check_hand(state, 1, "ru")
