@@ -2,8 +2,8 @@
 
 Drawn at twice the size and scaled down, which smooths the lines and letters; the text is large enough to be
 read on a phone once Telegram has shrunk the picture to its chat's width.  The fonts come with the bot
-(``bot/fonts``: DejaVu Sans, which covers Latin, Czech, Cyrillic and the suit signs), so nothing is fetched
-and the picture looks the same on every machine.
+(``bot.typeface``), so nothing is fetched and the picture looks the same on every machine; the person's name
+is written as Telegram shows it, emoji and all (``bot.lettering``).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from bot.typeface import typeface
+from bot.lettering import fitted, put, room, write
 
 WIDTH, HEIGHT = 1000, 640  # the picture as sent
 SUPER = 2  # drawn at this multiple, then scaled down
@@ -37,11 +37,6 @@ class Line:
     points: Sequence[tuple[int, int, bool]]
 
 
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The typeface at ``size`` pixels of the picture as sent (so ``SUPER`` times that as drawn)."""
-    return typeface(size * SUPER, bold)
-
-
 def nice_step(span: float, ticks: int) -> int:
     """A round step (1, 2, 2.5 or 5 times a power of ten, at least 1) that cuts ``span`` into about ``ticks``."""
     raw = max(span / max(ticks, 1), 1.0)
@@ -59,8 +54,9 @@ def rating_chart(lines: Sequence[Line], title: str, x_label: str, notes: Mapping
     image = Image.new("RGB", (WIDTH * s, HEIGHT * s), BACKGROUND)
     draw = ImageDraw.Draw(image)
     left, right, bottom = 110 * s, (WIDTH - 110) * s, (HEIGHT - 90) * s
-    draw.text((left, 28 * s), title, font=font(34, bold=True), fill=INK)
-    top = _legend(draw, lines, notes, left) + 36 * s
+    write(image, (left, 28 * s), title, 34 * s, INK, place=(left - 6 * s, 10 * s, (WIDTH - 20) * s, 74 * s),
+          smallest=22 * s)  # fmt: skip
+    top = _legend(image, draw, lines, notes, left) + 36 * s
 
     ratings = [r for line in lines for _, r, _ in line.points] or [1500]
     last = max((n for line in lines for n, _, _ in line.points), default=1)
@@ -77,20 +73,23 @@ def rating_chart(lines: Sequence[Line], title: str, x_label: str, notes: Mapping
         y = bottom - (bottom - top) * (rating - low) / (high - low)
         return x, y
 
-    small = font(22)
+    small = 22 * s
     for value in range(int(low), int(high) + 1, step):
         _, y = at(first_x, value)
         draw.line([(left, y), (right, y)], fill=GRID, width=2 * s)
-        draw.text((left - 14 * s, y), str(value), font=small, fill=MUTED, anchor="rm")
+        write(image, (left - 14 * s, y), str(value), small, MUTED, place=(0, y - 18 * s, left - 8 * s, y + 18 * s),
+              bold=False, anchor="rm")  # fmt: skip
     x_step = nice_step(last_x - first_x, 6)
     for series in [first_x, *range(x_step, last_x + 1, x_step)]:
         if series != first_x and series - first_x < x_step / 2:
             continue  # a tick too close to the first one
         x, _ = at(series, int(low))
         draw.line([(x, bottom), (x, bottom + 8 * s)], fill=MUTED, width=2 * s)
-        draw.text((x, bottom + 14 * s), str(series), font=small, fill=MUTED, anchor="mt")
+        write(image, (x, bottom + 14 * s), str(series), small, MUTED,
+              place=(x - 60 * s, bottom + 10 * s, x + 60 * s, bottom + 44 * s), bold=False, anchor="mt")  # fmt: skip
     draw.line([(left, bottom), (right, bottom)], fill=MUTED, width=2 * s)
-    draw.text(((left + right) / 2, bottom + 48 * s), x_label, font=small, fill=MUTED, anchor="mt")
+    write(image, ((left + right) / 2, bottom + 48 * s), x_label, small, MUTED,
+          place=(left, bottom + 44 * s, right, HEIGHT * s - 4 * s), bold=False, anchor="mt")  # fmt: skip
 
     for index, line in enumerate(lines):
         colour = COLOURS[index % len(COLOURS)]
@@ -107,34 +106,41 @@ def rating_chart(lines: Sequence[Line], title: str, x_label: str, notes: Mapping
         if points:
             (x, y), _ = points[-1]
             shown = f"{line.points[-1][1]}{'?' if line.points[-1][2] else ''}"
-            where, bold = (x + 14 * s, y), font(24, bold=True)
-            draw.rectangle(draw.textbbox(where, shown, font=bold, anchor="lm"), fill=BACKGROUND)
-            draw.text(where, shown, font=bold, fill=colour, anchor="lm")
+            where = (x + 14 * s, y)
+            place = (where[0] - 4 * s, y - 24 * s, WIDTH * s - 4 * s, y + 24 * s)
+            written = fitted(shown, 24 * s, True, "lm", room(where, place))
+            ink = written.ink
+            draw.rectangle((where[0] + ink[0], y + ink[1], where[0] + ink[2], y + ink[3]), fill=BACKGROUND)
+            put(image, where, written, colour, place=place, text=shown)
 
     out = io.BytesIO()
     image.resize((WIDTH, HEIGHT), Image.Resampling.BOX).save(out, format="PNG", compress_level=6)
     return out.getvalue()
 
 
-def _legend(draw: ImageDraw.ImageDraw, lines: Sequence[Line], notes: Mapping[str, str], left: int) -> int:
+def _legend(image: Image.Image, draw: ImageDraw.ImageDraw, lines: Sequence[Line], notes: Mapping[str, str],
+            left: int) -> int:  # fmt: skip
     """Each game's colour and name, then the two strokes, in rows as wide as the picture; returns the
     bottom of the last row."""
     s = SUPER
-    label_font, small = font(24), font(22)
-    entries: list[tuple[tuple[int, int, int], str, bool, ImageFont.FreeTypeFont, bool]] = [
-        (COLOURS[i % len(COLOURS)], line.label, False, label_font, i == 0) for i, line in enumerate(lines)
+    entries: list[tuple[tuple[int, int, int], str, bool, int, bool]] = [
+        (COLOURS[i % len(COLOURS)], line.label, False, 24 * s, i == 0) for i, line in enumerate(lines)
     ]
-    entries += [(MUTED, notes["settled"], False, small, True), (MUTED, notes["provisional"], True, small, False)]
+    entries += [(MUTED, notes["settled"], False, 22 * s, True), (MUTED, notes["provisional"], True, 22 * s, False)]
     x, y = left, 90 * s - 38 * s
-    for colour, label, dashed, face, new_row in entries:
-        width = 46 * s + draw.textlength(label, font=face)
-        if new_row or x + width > (WIDTH - 20) * s:
+    end = (WIDTH - 20) * s
+    for colour, label, dashed, size, new_row in entries:
+        widest = (4 * s, end - left - 46 * s, 19 * s, 19 * s)
+        written = fitted(label, size, False, "lm", widest)
+        width = 46 * s + written.ink[2]
+        if new_row or x + width > end:
             x, y = left, y + 38 * s
         if dashed:
             _dashed(draw, (x, y), (x + 36 * s, y), colour, 3 * s)
         else:
             draw.line([(x, y), (x + 36 * s, y)], fill=colour, width=6 * s)
-        draw.text((x + 46 * s, y), label, font=face, fill=INK if face is label_font else MUTED, anchor="lm")
+        place = (x + 42 * s, y - 19 * s, x + 46 * s + widest[1], y + 19 * s)
+        put(image, (x + 46 * s, y), written, MUTED if colour is MUTED else INK, place=place, text=label)
         x += int(width) + 36 * s
     return y + 14 * s
 

@@ -14,10 +14,11 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
 from PIL import Image, ImageDraw
 
+from bot.lettering import Box, fitted, put, write
 from bot.typeface import typeface
 from engine import Card, Kind, Rank, Suit, View
 
@@ -44,6 +45,9 @@ GERMAN = {Suit.HEARTS: ("heart", RED), Suit.SPADES: ("leaf", GREEN), Suit.CLUBS:
           Suit.DIAMONDS: ("bell", GOLD)}  # fmt: skip
 GERMAN_RANKS = {Rank.JACK: "U", Rank.QUEEN: "O", Rank.KING: "K", Rank.ACE: "A"}
 JPEG_QUALITY = 80
+NAME_SIZE = 26
+NAME_ROOM = 250  # the widest a name is written on its plate: six plates round the table stay apart
+NAME_SMALLEST = 18  # a longer name is cut (with "…") rather than written smaller: it stays readable
 
 
 @dataclass(frozen=True)
@@ -255,30 +259,13 @@ def _faces(play: Placed, german: bool, kozel: Card | None) -> list[Image.Image]:
     return [card_face(card, german, card == kozel) for card in play.cards]
 
 
-@lru_cache(maxsize=1024)
-def _lettering(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """``text`` in the bold typeface as a mask, and where its corner lies from the anchor point: written once,
-    pasted in its colour at every picture that shows it (rendering the glyphs cost a quarter of a picture)."""
-    font = _font(size, True)
-    left, top, right, bottom = (round(v) for v in font.getbbox(text, anchor=anchor))
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255, anchor=anchor)
-    return mask, left, top
-
-
-def _write(image: Image.Image, at: tuple[float, float], text: str, size: int, fill: tuple[int, int, int], *,
-           anchor: str = "la") -> None:  # fmt: skip
-    """Write ``text`` in bold at ``at`` (its ``anchor`` point, as Pillow's anchors say)."""
-    mask, left, top = _lettering(text, size, anchor)
-    image.paste(fill, (round(at[0]) + left, round(at[1]) + top), mask)
-
-
 def _chip(image: Image.Image, at: tuple[float, float], label: str, fill: tuple[int, int, int]) -> None:
-    """A small rounded label centred ``at``."""
-    half = _lettering(label, 20, "mm")[0].width / 2 + 10
-    ImageDraw.Draw(image).rounded_rectangle([at[0] - half, at[1] - 14, at[0] + half, at[1] + 14], radius=12,
-                                           fill=fill)  # fmt: skip
-    _write(image, at, label, 20, INK, anchor="mm")
+    """A small rounded label centred ``at``, as wide as its words (at most 180 pixels)."""
+    shown = fitted(label, 20, True, "mm", (80, 80, 13, 13))
+    half = max(-shown.ink[0], shown.ink[2]) + 10
+    chip = (at[0] - half, at[1] - 14, at[0] + half, at[1] + 14)
+    ImageDraw.Draw(image).rounded_rectangle(chip, radius=12, fill=fill)
+    put(image, at, shown, INK, place=chip, text=label)
 
 
 def draw_table(scene: TableScene) -> bytes:
@@ -286,9 +273,11 @@ def draw_table(scene: TableScene) -> bytes:
     n, text = scene.players, scene.text
     image = empty_table(n).copy()
     draw = ImageDraw.Draw(image)
-    _write(image, (24, 16), text.title, 30, WHITE)
+    title_right = WIDTH - 16.0
     if text.trump:  # the trump suit in the corner, big, all deal long (the trump card leaves with the stock)
-        _write(image, (WIDTH - 24, 16), text.trump, 30, WHITE, anchor="ra")
+        title_right = write(image, (WIDTH - 24, 16), text.trump, 30, WHITE, place=(WIDTH / 2, 6, WIDTH - 16, 58),
+                            anchor="ra")[0] - 24  # fmt: skip
+    write(image, (24, 16), text.title, 30, WHITE, place=(16, 6, title_right, 58))
 
     for play in scene.plays:
         x, y = place(play.seat, n, 215 if n <= 4 else 270, 172)
@@ -314,35 +303,41 @@ def draw_table(scene: TableScene) -> bytes:
         back = card_back()
         image.paste(back, (round(middle[0] - CARD_W / 2), round(middle[1] - CARD_H / 2)), back)
     if text.stock:
-        _write(image, (middle[0] - 4, middle[1] + CARD_H / 2 + 16), text.stock, 22, WHITE, anchor="mm")
-    if scene.taker is not None and text.taken_by:
-        _write(image, (middle[0], middle[1] - CARD_H / 2 - 24), text.taken_by, 26, WHITE, anchor="mm")
+        at = (middle[0] - 4, middle[1] + CARD_H / 2 + 16)
+        write(image, at, text.stock, 22, WHITE, place=(at[0] - 150, at[1] - 16, at[0] + 150, at[1] + 16), anchor="mm")
+    if scene.taker is not None and text.taken_by:  # between the plays of the seats at the sides
+        at = (middle[0], middle[1] - CARD_H / 2 - 24)
+        around = (at[0] - 190, at[1] - 24, at[0] + 190, at[1] + 17)
+        write(image, at, text.taken_by, 26, WHITE, place=around, anchor="mm")
 
     marks = dict(text.marks)
     for seat in range(n):
         x, y = place(seat, n, 420, 290)
         name = text.names[seat] if seat < len(text.names) else "?"
-        if len(name) > 14:
-            name = name[:13] + "…"
-        width = _lettering(name, 26, "lm")[0].width + (30 if seat in text.computers else 0) + 36
+        shown = fitted(name, NAME_SIZE, True, "lm", (6, NAME_ROOM, 22, 18), smallest=NAME_SMALLEST)
+        robot = 30 if seat in text.computers else 0
+        width = max(90, shown.ink[2] + robot + 36)  # room below the name for the count of cards
         lit = seat == scene.to_move
         fill = TO_MOVE if lit else TAKER if seat == scene.taker else PLATE
-        x = min(max(x, 12 + width / 2), WIDTH - 12 - width / 2)  # a long name stays in the picture
+        chip_out = 46 if seat in marks else 0  # the mark's chip stands out of the plate's right end
+        x = min(max(x, 12 + width / 2), WIDTH - 12 - chip_out - width / 2)  # a long name stays in the picture
         plate = (x - width / 2, y - 34, x + width / 2, y + 34)
         draw.rounded_rectangle(plate, radius=14, fill=fill, outline=INK if lit else MUTED, width=4 if lit else 1)
         left = plate[0] + 18
         if seat in text.computers:
             _robot(draw, left, y - 10, MUTED)
-            left += 30
-        _write(image, (left, y - 10), name, 26, INK, anchor="lm")
+            left += robot
+        name_place: Box = (left - 6, y - 32, plate[2] - 12, y + 8)
+        put(image, (left, y - 10), shown, INK, place=name_place, text=name)
         cards = scene.hand_sizes[seat] if seat < len(scene.hand_sizes) else 0
         mini = mini_back()
         image.paste(mini, (round(x - 24), round(y + 3)), mini)
-        _write(image, (x + 3, y + 17), str(cards), 24, MUTED, anchor="lm")
+        write(image, (x + 3, y + 17), str(cards), 24, MUTED, place=(x, y + 3, plate[2] - 4, y + 32), anchor="lm")
         if seat in marks:
             chip = (plate[2] - 8, plate[1] - 14, plate[2] + 46, plate[1] + 18)
             draw.rounded_rectangle(chip, radius=12, fill=RED)
-            _write(image, ((chip[0] + chip[2]) / 2, (chip[1] + chip[3]) / 2), marks[seat], 20, WHITE, anchor="mm")
+            write(image, ((chip[0] + chip[2]) / 2, (chip[1] + chip[3]) / 2), marks[seat], 20, WHITE, place=chip,
+                  anchor="mm")  # fmt: skip
 
     out = io.BytesIO()
     image.save(out, format="JPEG", quality=JPEG_QUALITY, optimize=False)

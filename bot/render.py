@@ -22,6 +22,7 @@ from engine import Action, Card, DealResult, Kind, Outcome, SeenPlay, View
 
 CARDS_PER_ROW = 5
 FACE_DOWN = "🂠"
+ROBOT = "🤖"  # the mark of a computer's seat in the texts
 VARIANT_NAMES = GAMES
 Rendered = tuple[str, InlineKeyboardMarkup | None]
 
@@ -142,6 +143,12 @@ def table_caption(view: View, seating: Seating, lang: str) -> str:
     return "\n".join(lines)
 
 
+def unmarked(name: str) -> str:
+    """A computer's name without the robot its text carries ("🤖 Bot 2", "Ann 🤖"), for the table, which
+    draws the robot beside it."""
+    return name.removeprefix(ROBOT).removesuffix(ROBOT).strip() or name
+
+
 def table_picture(view: View, seating: Seating, computers: Collection[int], lang: str) -> Picture:
     """The group's table of the current deal as a picture (public view only); ``computers``: the seats a
     computer plays now (each drawn with a robot)."""
@@ -151,11 +158,13 @@ def table_picture(view: View, seating: Seating, computers: Collection[int], lang
     if view.talon_size:
         stock = t(lang, "picture.talon", count=view.talon_size)
     marks = {Kind.EXCHANGE: "⇄", Kind.DOUBLE: "×2"}
-    names = tuple(seating.drawn(seat) for seat in range(len(seating.names)))
+    names = tuple(seating.drawn(seat, lang) for seat in range(len(seating.names)))
+    # a computer's seat has its robot drawn beside the name, which so loses the robot the text marks it with
+    plates = tuple(unmarked(name) if seat in computers else name for seat, name in enumerate(names))
     winner = view.last_trick_winner if not view.trick and view.last_trick else None
     text = TableText(
         title=t(lang, "picture.title", game=game_title(view.variant, lang), deal=view.deal_no + 1),
-        names=names,
+        names=plates,
         computers=tuple(sorted(computers)),
         taken_by=t(lang, "picture.taken_by", name=names[winner]) if winner is not None else "",
         stock=stock,

@@ -11,8 +11,8 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot.pictures import FELT, GREEN, INK, JPEG_QUALITY, MUTED, PLATE, RED, TAKER, WIDTH
-from bot.typeface import typeface
+from bot.lettering import fitted, put, write
+from bot.pictures import FELT, GREEN, INK, JPEG_QUALITY, MUTED, NAME_SMALLEST, PLATE, RED, TAKER, WHITE, WIDTH
 
 
 @dataclass(frozen=True)
@@ -123,13 +123,6 @@ def cup(draw: ImageDraw.ImageDraw, at: tuple[float, float], size: float) -> None
     draw.ellipse([cx - 2.2 * u, cy - 4 * u, cx - 1 * u, cy - 1.6 * u], fill=(255, 230, 140))
 
 
-def _fitted(draw: ImageDraw.ImageDraw, text: str, size: int, room: float, bold: bool = True) -> int:
-    """The largest size up to ``size`` at which ``text`` fits in ``room`` pixels (never below 14)."""
-    while size > 14 and draw.textlength(text, font=typeface(size, bold)) > room:
-        size -= 2
-    return size
-
-
 GOAT_BAND = 250  # the height of the series' end's band of goats
 
 
@@ -146,13 +139,13 @@ def draw_result(text: ResultText) -> bytes:
     height = top + rows * row_h + eggs_h + (84 if text.footer else 24)
     image = Image.new("RGB", (WIDTH, height), FELT)
     draw = ImageDraw.Draw(image)
-    title = _fitted(draw, text.title, 38, WIDTH - 80)
-    draw.text((WIDTH / 2, 50), text.title, font=typeface(title, True), fill=(255, 255, 255), anchor="mm")
+    write(image, (WIDTH / 2, 50), text.title, 38, WHITE, place=(40, 14, WIDTH - 40, 88), anchor="mm")
     if text.goats:
         _goat_band(image, draw, text, 96)
 
-    numbers = typeface(30 if rows <= 4 else 26, True)
-    number_w = max(draw.textlength(f"{line.total}/{line.limit}", font=numbers) for line in text.lines) if rows else 0
+    number_size = 30 if rows <= 4 else 26
+    numbers = [fitted(f"{line.total}/{line.limit}", number_size, True, "rm", (200, 8, 40, 40)) for line in text.lines]
+    number_w = max((-shown.ink[0] for shown in numbers), default=0)
     bar_right = WIDTH - 48 - 24 - number_w - 20
     bar_left = bar_right - 210
     base = (214, 98, 62) if text.against else (70, 120, 180)
@@ -165,10 +158,11 @@ def draw_result(text: ResultText) -> bytes:
             mark = _smooth("goat" if line.goat else "cup", icon)
             image.paste(mark, (round(box[0] + 10), round(y0 + 11)), mark)
         name_x = box[0] + icon + 22
-        size = _fitted(draw, line.name, 30 if rows <= 4 else 26, bar_left - 24 - name_x)
-        draw.text((name_x, y0 + row_h * 0.36), line.name, font=typeface(size, True), fill=INK, anchor="lm")
-        small = _fitted(draw, line.detail, 24 if rows <= 4 else 20, bar_left - 24 - name_x, bold=False)
-        draw.text((name_x, y0 + row_h * 0.68), line.detail, font=typeface(small), fill=MUTED, anchor="lm")
+        split = y0 + row_h * 0.54  # the name above, what the deal gave below
+        write(image, (name_x, y0 + row_h * 0.36), line.name, 30 if rows <= 4 else 26, INK,
+              place=(name_x - 6, y0 + 8, bar_left - 24, split), anchor="lm", smallest=NAME_SMALLEST)  # fmt: skip
+        write(image, (name_x, y0 + row_h * 0.68), line.detail, 24 if rows <= 4 else 20, MUTED,
+              place=(name_x - 6, split, bar_left - 24, y0 + row_h - 8), bold=False, anchor="lm")  # fmt: skip
         bar = (bar_left, y0 + row_h / 2 - 14, bar_right, y0 + row_h / 2 + 14)
         draw.rounded_rectangle(bar, radius=14, fill=(226, 228, 224))
         if line.limit and line.total > 0:
@@ -182,12 +176,13 @@ def draw_result(text: ResultText) -> bytes:
                 draw.rounded_rectangle((max(bar[0], before), bar[1], end, bar[3]), radius=14, fill=lit)
                 if before > bar[0] + 14:
                     draw.rectangle((before - 14, bar[1], before, bar[3]), fill=fill)
-        draw.text((WIDTH - 72, y0 + row_h / 2), f"{line.total}/{line.limit}", font=numbers, fill=INK, anchor="rm")
+        number_place = (bar_right + 8, y0 + 6, WIDTH - 56, y0 + row_h - 6)
+        put(image, (WIDTH - 72, y0 + row_h / 2), numbers[i], INK, place=number_place)
     if eggs_h:
         _eggs(image, min(text.eggs, 6), WIDTH / 2, top + rows * row_h + eggs_h / 2, 72)
     if text.footer:
-        size = _fitted(draw, text.footer, 30, WIDTH - 80)
-        draw.text((WIDTH / 2, height - 46), text.footer, font=typeface(size, True), fill=(255, 255, 255), anchor="mm")
+        write(image, (WIDTH / 2, height - 46), text.footer, 30, WHITE, place=(40, height - 80, WIDTH - 40, height - 10),
+              anchor="mm")  # fmt: skip
     out = io.BytesIO()
     image.save(out, format="JPEG", quality=JPEG_QUALITY)
     return out.getvalue()
@@ -214,6 +209,6 @@ def _goat_band(image: Image.Image, draw: ImageDraw.ImageDraw, text: ResultText, 
         image.paste(mark, (round(cx - size / 2), round(y0)), mark)
         if text.eggs:
             _eggs(image, 2, cx + size * 0.42, y0 + size * 0.78, size // 4)
-        label = name if len(name) <= 18 else name[:17] + "…"
-        font = typeface(_fitted(draw, label, 24, step - 16), True)
-        draw.text((cx, y0 + size + 24), label, font=font, fill=(255, 255, 255), anchor="mm")
+        at = (cx, y0 + size + 24)
+        under = (cx - step / 2 + 8, at[1] - 22, cx + step / 2 - 8, at[1] + 22)
+        write(image, at, name, 24, WHITE, place=under, anchor="mm")

@@ -10,7 +10,7 @@ from io import BytesIO
 import pytest
 from PIL import Image, ImageChops
 
-from bot.pictures import GOLD, HEIGHT, RED, TAKER, TO_MOVE, WIDTH, TableText, draw_table, table_scene
+from bot.pictures import GOLD, HEIGHT, RED, TAKER, TO_MOVE, WIDTH, TableScene, TableText, draw_table, table_scene
 from bot.present import Seating, presenter
 from bot.present.base import plain
 from bot.render import deal_result_picture, score_line, table_caption, table_picture
@@ -207,12 +207,18 @@ def test_a_picture_tables_caption_says_whose_turn_and_the_score_not_the_trick(
         assert score_line(view, seating, "en") in caption and "On the table" not in caption
 
 
-def test_a_name_is_drawn_without_emoji_or_html() -> None:
-    """A picture's typeface has no emoji: a person's 🌸 and a stand-in's 🤖 go (the robot is drawn), and an
-    escaped name reads as typed."""
-    seating = Seating(("Ann 🌸", "Bob & <Co>", "Cid 🤖", "Dan"))
-    assert [seating.drawn(s) for s in range(4)] == ["Ann", "Bob & <Co>", "Cid", "Dan"]
-    assert plain(seating.team(1, "en")) == "Team 2 (Bob & <Co> & Dan)"
+def test_a_name_is_drawn_with_its_emoji_and_without_html() -> None:
+    """A person's 🌸 stays in the pictures, as Telegram shows it; an escaped name reads as typed; on the table
+    a computer's seat has the robot drawn beside its name, which so loses the 🤖 of the text; a name with
+    nothing a bundled typeface has is written as its seat's player."""
+    seating = Seating(("Ann 🌸", "Bob & <Co>", "Cid 🤖", "\u0905\u0906"))
+    assert [seating.drawn(s, "en") for s in range(4)] == ["Ann 🌸", "Bob & <Co>", "Cid 🤖", "Player 4"]
+    assert seating.drawn(3, "ru") == "Игрок 4" and seating.drawn(3, "cs") == "Hráč 4"
+    assert seating.drawn_team(1, "en") == "Team 2 (Bob & <Co> & Player 4)"
+    assert plain(seating.team(0, "en")) == "Team 1 (Ann 🌸 & Cid 🤖)"
+    state = states("classic", {}, 2, 1)[0]
+    scene = table_picture(state.view(None), seating, (2,), "en").scene
+    assert isinstance(scene, TableScene) and scene.text.names == ("Ann 🌸", "Bob & <Co>", "Cid", "Player 4")
 
 
 def deal_results(variant: str, options: dict[str, object], seed: int) -> GameState:

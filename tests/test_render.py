@@ -506,7 +506,7 @@ NUMBER_LABELS = {
     "score.card_points", "score.current", "score.deal_line", "settings.seconds", "stats.eggs", "stats.line",
     "table.header", "table.penalty_teams", "table.score_teams", "table.stock", "table.talon", "table.tricks_teams",
     "timer.expired", "timer.reminder", "stats.rated", "stats.place", "top.line", "top.line_you", "picture.title",
-    "picture.talon", "picture.deal", "stats.line_czech", "stats.molodkas", "stats.kozels",
+    "picture.talon", "picture.deal", "stats.line_czech", "stats.molodkas", "stats.kozels", "picture.nameless",
 }  # fmt: skip
 NUMBER_NAMES = {"count", "needed", "total", "votes", "seconds", "n", "deal", "seat", "points", "played", "won",
                 "lost", "rank", "eggs", "molodkas", "kozels", "sa", "sb", "pa", "pb", "place", "between"}  # fmt: skip

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from html import escape, unescape
 
 from bot.i18n import t
+from bot.lettering import drawable
 from bot.result_pictures import ResultText
 from engine import Action, Card, DealResult, Outcome, Variant, View, find_variant
 
@@ -24,13 +25,20 @@ class Seating:
             return "?"
         return escape(self.names[seat])
 
-    def drawn(self, seat: int) -> str:
-        """The seat's name as a picture writes it (``plain``)."""
-        return plain(self.name(seat))
+    def drawn(self, seat: int, lang: str) -> str:
+        """The seat's name as a picture writes it (``plain``), emoji and all; a name of which no bundled
+        typeface has a single character is written as the seat's player ("Player 3")."""
+        name = plain(self.name(seat))
+        return name if drawable(name) else t(lang, "picture.nameless", n=seat + 1)
 
     def team(self, team: int, lang: str) -> str:
         names = t(lang, "team.join").join(self.name(s) for s in range(team, len(self.names), 2))
         return t(lang, "team.a" if team == 0 else "team.b", names=names)
+
+    def drawn_team(self, team: int, lang: str) -> str:
+        """The team as a picture writes it: ``team`` of the names as drawn."""
+        names = t(lang, "team.join").join(escape(self.drawn(s, lang)) for s in range(team, len(self.names), 2))
+        return plain(t(lang, "team.a" if team == 0 else "team.b", names=names))
 
 
 def game_title(variant: str, lang: str) -> str:
@@ -38,10 +46,9 @@ def game_title(variant: str, lang: str) -> str:
 
 
 def plain(text: str) -> str:
-    """An HTML text as a picture writes it: tags dropped, entities read, and no emoji (the picture's typeface
-    has none, and the picture draws its own marks: the computer's robot, the goats, the eggs)."""
-    read = unescape(re.sub(r"<[^>]+>", "", text))
-    return " ".join(re.sub(r"[\U00010000-\U0010FFFF\uFE0F\u200D]", "", read).split())
+    """An HTML text as a picture writes it: tags dropped, entities read, white space made single spaces;
+    emoji stay, as Telegram shows them."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", text)).split())
 
 
 def teams_line(key: str, values: Sequence[int], seating: Seating, lang: str) -> str:
@@ -151,7 +158,7 @@ class Presenter:
         return self.variant.state_class.deal_won(result, side)
 
     def result_picture(self, result: DealResult, seating: Seating, lang: str) -> ResultText:
-        """What the picture of a deal's result shows (no emoji: the picture's typeface has none)."""
+        """What the picture of a deal's result shows."""
         raise NotImplementedError
 
     def outcome_picture(self, outcome: Outcome, totals: Sequence[int], seating: Seating, lang: str) -> ResultText:

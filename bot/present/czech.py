@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape
 
 from bot.i18n import t, tn
 from bot.present.base import Presenter, Seating, each_line, game_title, plain
@@ -70,15 +71,15 @@ class CzechPresenter(Presenter):
         shoot = "all_tricks" in result.events
         kozel = PENALTY[KOZEL]
         lines = tuple(
-            ResultLine(seating.drawn(s), tn(lang, "picture.penalty", result.score[s]), result.totals[s], self.limit,
-                       gained=result.score[s], goat=not shoot and result.points[s] >= kozel,
+            ResultLine(seating.drawn(s, lang), tn(lang, "picture.penalty", result.score[s]), result.totals[s],
+                       self.limit, gained=result.score[s], goat=not shoot and result.points[s] >= kozel,
                        winner=self.deal_won(result, s))
             for s in range(len(result.score))
         )  # fmt: skip
         footer = [t(lang, "picture.doubled")] if "double" in result.events else []
         if shoot:
             taker = result.score.index(0)
-            footer.append(plain(tn(lang, "deal.shoot", max(result.score), name=seating.name(taker))))
+            footer.append(plain(tn(lang, "deal.shoot", max(result.score), name=escape(seating.drawn(taker, lang)))))
         return ResultText(
             title=t(lang, "picture.deal", deal=result.deal_no + 1, game=game_title(self.name, lang)),
             lines=lines,
@@ -88,16 +89,16 @@ class CzechPresenter(Presenter):
 
     def outcome_picture(self, outcome: Outcome, totals: Sequence[int], seating: Seating, lang: str) -> ResultText:
         lines = tuple(
-            ResultLine(seating.drawn(s), tn(lang, "picture.table_points", outcome.table_points[s]), totals[s],
+            ResultLine(seating.drawn(s, lang), tn(lang, "picture.table_points", outcome.table_points[s]), totals[s],
                        self.limit, goat=s in outcome.losers, winner=s in outcome.winners)
             for s in range(len(totals))
         )  # fmt: skip
-        winners = ", ".join(seating.drawn(s) for s in outcome.winners)
+        winners = ", ".join(seating.drawn(s, lang) for s in outcome.winners)
         return ResultText(
             title=t(lang, "picture.series_end", game=game_title(self.name, lang)),
             lines=lines,
             footer=tn(lang, "picture.winners", len(outcome.winners), names=winners),
-            goats=tuple(seating.drawn(s) for s in outcome.losers),
+            goats=tuple(seating.drawn(s, lang) for s in outcome.losers),
             against=self.against,
         )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import t, tn
-from bot.present.base import Presenter, Seating, game_title, plain, teams_line
+from bot.present.base import Presenter, Seating, game_title, teams_line
 from bot.result_pictures import ResultLine, ResultText
 from engine import DealResult, Outcome
 
@@ -96,7 +96,7 @@ class TeamPresenter(Presenter):
                 detail += " · " + t(lang, "picture.all_tricks")
             if result.score[team] > 0:
                 detail += f" · +{result.score[team]}"
-            name = plain(seating.team(team, lang))
+            name = seating.drawn_team(team, lang)
             lines.append(ResultLine(name, detail.strip(" ·"), result.totals[team], self.limit,
                                     gained=result.score[team], winner=self.deal_won(result, team)))  # fmt: skip
         footer = [t(lang, "picture.eggs")] if result.eggs else []
@@ -116,17 +116,17 @@ class TeamPresenter(Presenter):
         goats = outcome.losers[0] % 2
         goat_key = "picture.goats_eggs" if self.with_eggs(outcome) else "picture.goats"
         lines = tuple(
-            ResultLine(plain(seating.team(team, lang)), t(lang, goat_key if team == goats else "picture.winners_team"),
+            ResultLine(seating.drawn_team(team, lang), t(lang, goat_key if team == goats else "picture.winners_team"),
                        totals[team], self.limit, goat=team == goats, winner=team != goats)
             for team in (0, 1)
         )  # fmt: skip
-        winners = plain(seating.team(1 - goats, lang))
+        winners = seating.drawn_team(1 - goats, lang)
         return ResultText(
             title=t(lang, "picture.series_end", game=game_title(self.name, lang)),
             lines=lines,
             footer=tn(lang, "picture.winners", 2, names=winners),
             eggs=2 if self.with_eggs(outcome) else 0,
-            goats=tuple(seating.drawn(s) for s in range(goats, len(seating.names), 2)),
+            goats=tuple(seating.drawn(s, lang) for s in range(goats, len(seating.names), 2)),
             against=self.against,
         )
 
