@@ -1,0 +1,120 @@
+"""What native readers of each language corrected, read as the player reads it: the rendered line, each plural
+form at 1, 2, 5, 21 and 22 where a number is declined."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.i18n import CATALOGUES, ordinal, t, tn
+from bot.leaderboard import render_ratings
+from storage.models import PersonRating
+from storage.rating import Skill
+
+COUNTS = (1, 2, 5, 21, 22)
+
+
+def test_english_reads_as_friends_talk_with_contractions() -> None:
+    """One register, kept: contractions wherever a friend would use them, in every English text."""
+    stiff = re.compile(r"\b(do not|does not|did not|cannot|is not|are not|was not|have not|has not|will not|I will|"
+                       r"I am|you are|it is|there is|that is)\b", re.IGNORECASE)  # fmt: skip
+    assert {key: text for key, text in CATALOGUES["en"].items() if stiff.search(text)} == {}
+    assert t("en", "unknown.command") == "I don't know that command. /help lists the ones I know."
+
+
+def test_english_new_strings_say_it_plainly() -> None:
+    assert t("en", "rating.cancelled") == (
+        "This series was cancelled but still counts for ratings: at least one deal was finished, so it's rated "
+        "on the score at that point."
+    )
+    assert t("en", "notify.on", name="Ann", chat="Friends") == (
+        "🔔 Ann, I'll tell you in private whenever a game opens in “Friends”. Send /notify_me again to stop."
+    )
+    assert t("en", "notify.on_start_first", name="Ann", chat="Friends").endswith(
+        "but first start a private chat with me: I can't write to you until you do. Send /notify_me again to stop."
+    )
+    assert t("en", "notify.off", name="Ann", chat="Friends") == "🔕 Ann, I won't tell you about new games in “Friends” any more."
+    assert "after it," not in t("en", "notify.group_only")
+    assert "/notify_me — tell me in private when a game opens here (send it again to stop)" in t("en", "help.text")
+    assert "or the rating hasn't settled yet" in t("en", "top.provisional")
+    assert "or the rating hasn't settled yet" in t("en", "rating.provisional")
+
+
+@pytest.mark.parametrize(
+    ("n", "written"),
+    [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"), (21, "21st"),
+     (22, "22nd"), (23, "23rd"), (101, "101st"), (111, "111th")],
+)  # fmt: skip
+def test_a_place_in_stats_reads_as_an_english_ordinal(n: int, written: str) -> None:
+    found = [PersonRating(variant="classic", skill=Skill(mu=30, sigma=3, series=9), best=1700, series_won=4,
+                          deals_won=30, places=[("Friends", n, 130)])]  # fmt: skip
+    assert render_ratings(found, "en")[-1] == f"   Friends: {written} of 130"
+    assert render_ratings(found, "ru")[-1] == f"   Friends: {n}-е место из 130"
+    assert render_ratings(found, "cs")[-1] == f"   Friends: {n}. místo z 130"
+    assert ordinal("xx", n) == written  # a language the bot does not speak reads English
+
+
+def test_the_last_card_is_answered_as_the_last_card() -> None:
+    assert tn("en", "hand.your_answer_all", 1) == "👉 <b>Your turn:</b> answer with your last card: beat or discard."
+    assert tn("cs", "hand.your_answer_all", 1) == (
+        "👉 <b>Jste na tahu:</b> musíte odpovědět svou poslední kartou — přebijte, nebo odhoďte."
+    )
+    assert [tn("en", "hand.your_answer_all", n).split("(")[1][:8] for n in (2, 3)] == ["2 cards)", "3 cards)"]
+    assert [tn("cs", "hand.your_answer_all", n).split("(")[1] for n in (2, 4)] == [
+        "2 karty) — přebijte, nebo odhoďte.", "4 karty) — přebijte, nebo odhoďte."]  # fmt: skip
+
+
+def test_taking_every_trick_gives_the_others_penalty_points_declined() -> None:
+    said = {lang: [tn(lang, "deal.shoot", n, name="Ann").split(": ", 1)[1] for n in COUNTS] for lang in CATALOGUES}
+    assert said["en"] == [f"everybody else gets {n} penalty point{'s' * (n != 1)}." for n in COUNTS]
+    assert said["ru"] == ["остальным по 1 штрафному очку.", "остальным по 2 штрафных очка.",
+                          "остальным по 5 штрафных очков.", "остальным по 21 штрафному очку.",
+                          "остальным по 22 штрафных очка."]  # fmt: skip
+    assert said["cs"] == ["každý z ostatních dostává 1 trestný bod.", "každý z ostatních dostává 2 trestné body.",
+                          "každý z ostatních dostává 5 trestných bodů.", "každý z ostatních dostává 21 trestných bodů.",
+                          "každý z ostatních dostává 22 trestných bodů."]  # fmt: skip
+
+
+def test_russian_corrections() -> None:
+    assert [tn("ru", "hand.chosen_over", n, cards="A♠").split("(")[1] for n in COUNTS] == [
+        "на 1 карту больше, чем нужно)", "на 2 карты больше, чем нужно)", "на 5 карт больше, чем нужно)",
+        "на 21 карту больше, чем нужно)", "на 22 карты больше, чем нужно)"]  # fmt: skip
+    assert all(tn("ru", "table.eggs_pending", n, bonus=4).endswith("получит бонус +4.") for n in COUNTS)
+    assert t("ru", "top.group_only").endswith("командой /stats в личном чате с ботом.")
+    # nobody takes the Czech talon: it is out of play, in the text table and on the picture alike
+    assert t("ru", "table.talon", count=2) == "Вне игры: 2" and t("ru", "picture.talon", count=2) == "Вне игры: 2"
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_joining_has_one_name_wherever_its_button_stands(lang: str) -> None:
+    assert t(lang, "notify.join") == t(lang, "lobby.join")
+
+
+def test_czech_corrections() -> None:
+    assert "hodnocená série hry „Kozel na čtyři karty“." in t("cs", "top.none", game="Kozel na čtyři karty")
+    for key in ("cancel.done", "cancel.by_vote"):
+        assert t("cs", key, name="Ann").endswith("Odehraná rozdání zůstávají uložena, hra je vedena jako zrušená.")
+    assert t("cs", "picture.series_end", game="Český kozel") == "Český kozel · konec série"
+    assert t("cs", "stats.line", game="Kozel na čtyři karty", played=2, won=1, lost=1).startswith(
+        "Kozel na čtyři karty: "
+    )
+    assert t("cs", "stats.line_czech", game="Český kozel", played=2, won=1, lost=0, between=1).startswith(
+        "Český kozel: "
+    )
+
+
+QUOTES = {"en": "“{chat}”", "ru": "«{chat}»", "cs": "„{chat}“"}
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_a_chats_name_inside_a_sentence_is_quoted_in_the_languages_quotes(lang: str) -> None:
+    """As every text but a label ("Friends: 1st of 2") names a chat: "in “Friends”", «в чате «Друзья»»,
+    „v chatu „Přátelé““."""
+    unquoted = {
+        key: text
+        for key, text in CATALOGUES[lang].items()
+        if "{chat}" in text and not text.startswith("{chat}:") and QUOTES[lang] not in text
+    }
+    assert unquoted == {}
+    assert t(lang, "notify.opened", name="Ann", game="X", chat="Friends").count(QUOTES[lang].format(chat="Friends"))
