@@ -241,7 +241,7 @@ async def test_bad_input_is_answered_and_changes_nothing(world: World) -> None:
 
     # A press by someone else, forged data, stale data.
     answer = await outsider.press(own_chat, actions[0])
-    assert answer["show_alert"] and "not your cards" in answer["text"]
+    assert answer["show_alert"] and "aren't your cards" in answer["text"]
     for forged in ["g1:0:zz", "hello", "g999:0:n", "L1:start", "g1:" + "9" * 70]:
         answer = await outsider.press(own_chat, forged)
         assert answer.get("show_alert"), forged

@@ -138,7 +138,7 @@ async def test_a_cancelled_game_says_so_in_its_vote_its_hands_and_score(tmp_path
         await people[1].say(GROUP, "/score")
         score = world.group_messages()[-1].text
         assert "Czech Kozel, was cancelled after 1 deal" in score, score
-        assert "not count towards this chat's table below, but it counts for the ratings (/top)" in score, score
+        assert "doesn't count towards this chat's table below, but it counts for the ratings (/top)" in score, score
         assert t("en", "score.none") not in score
         assert world.server.violations == []
 

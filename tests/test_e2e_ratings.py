@@ -107,7 +107,7 @@ async def test_notify_me_tells_a_person_in_private_when_a_game_opens(tmp_path: P
         assert world.group_messages()[-1].text.startswith("🔔 Cid, I'll tell you in private whenever a game opens")
         await bob.say(GROUP, "/notify_me")  # he has not started the bot: he is asked to
         asked = world.group_messages()[-1]
-        assert "once you have started a private chat with me" in asked.text
+        assert "but first start a private chat with me" in asked.text
         assert asked.buttons()[0]["url"].endswith("?start=notify")
         await ann.say(ann.user_id, "/start")
         await ann.say(GROUP, "/notify_me")  # the one who opens the game is not told of it

@@ -3,12 +3,15 @@ form at 1, 2, 5, 21 and 22 where a number is declined."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
 from bot.i18n import CATALOGUES, ordinal, t, tn
 from bot.leaderboard import render_ratings
+from bot.present import presenter
+from engine import View, find_variant
 from storage.models import PersonRating
 from storage.rating import Skill
 
@@ -55,14 +58,36 @@ def test_a_place_in_stats_reads_as_an_english_ordinal(n: int, written: str) -> N
     assert ordinal("xx", n) == written  # a language the bot does not speak reads English
 
 
-def test_the_last_card_is_answered_as_the_last_card() -> None:
-    assert tn("en", "hand.your_answer_all", 1) == "👉 <b>Your turn:</b> answer with your last card: beat or discard."
-    assert tn("cs", "hand.your_answer_all", 1) == (
-        "👉 <b>Jste na tahu:</b> musíte odpovědět svou poslední kartou — přebijte, nebo odhoďte."
-    )
-    assert [tn("en", "hand.your_answer_all", n).split("(")[1][:8] for n in (2, 3)] == ["2 cards)", "3 cards)"]
-    assert [tn("cs", "hand.your_answer_all", n).split("(")[1] for n in (2, 4)] == [
-        "2 karty) — přebijte, nebo odhoďte.", "4 karty) — přebijte, nebo odhoďte."]  # fmt: skip
+def answering_views(cards: int) -> list[View]:
+    """Four-card Kozel views of a seat that must answer a lead of ``cards`` with its whole hand of as many."""
+    found: list[View] = []
+    for seed in range(40):
+        state, rng = find_variant("four_card").new_game(seed), random.Random(seed)
+        while not state.is_over and len(found) < 3:
+            seat = state.to_move
+            view = state.view(seat) if seat is not None else None
+            shown = presenter("four_card")
+            if view is not None and len(view.hand) == cards and view.trick and len(view.trick[0].cards) == cards:
+                forced = shown.forced_cards(view)
+                if forced is not None and len(forced) == cards:
+                    found.append(view)
+            state.apply(rng.choice(state.all_legal_actions()))
+    return found
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_the_last_card_is_answered_as_the_last_card(lang: str) -> None:
+    """F8: one card led, one card left: the prompt speaks of his last card, not of "his whole hand (1 card)"."""
+    views = answering_views(1)
+    assert views, "the test found no such position"
+    last = {"en": "👉 <b>Your turn:</b> answer with your last card: beat or discard.",
+            "ru": "👉 <b>Ваш ход:</b> ответьте последней картой — побейте или сбросьте.",
+            "cs": "👉 <b>Jste na tahu:</b> musíte odpovědět svou poslední kartou — přebijte, nebo odhoďte."}  # fmt: skip
+    assert {presenter("four_card").answer_prompt(view, lang) for view in views} == {last[lang]}
+    whole = answering_views(2)
+    assert whole and {presenter("four_card").answer_prompt(view, lang) for view in whole} == {
+        tn(lang, "hand.your_answer_all", 2)
+    }
 
 
 def test_taking_every_trick_gives_the_others_penalty_points_declined() -> None:

@@ -507,6 +507,7 @@ NUMBER_LABELS = {
     "table.header", "table.penalty_teams", "table.score_teams", "table.stock", "table.talon", "table.tricks_teams",
     "timer.expired", "timer.reminder", "stats.rated", "stats.place", "top.line", "top.line_you", "picture.title",
     "picture.talon", "picture.deal", "stats.line_czech", "stats.molodkas", "stats.kozels", "picture.nameless",
+    "ordinal.one", "ordinal.two", "ordinal.few", "ordinal.other",
 }  # fmt: skip
 NUMBER_NAMES = {"count", "needed", "total", "votes", "seconds", "n", "deal", "seat", "points", "played", "won",
                 "lost", "rank", "eggs", "molodkas", "kozels", "sa", "sb", "pa", "pb", "place", "between"}  # fmt: skip

@@ -78,8 +78,8 @@ class FourCardPresenter(TeamPresenter):
             return None
         count = len(view.trick[0].cards)
         forced = self.forced_cards(view)
-        if forced is not None and len(forced) == len(view.hand):
-            return tn(lang, "hand.your_answer_all", count)
+        if forced is not None and len(forced) == len(view.hand):  # his last card is his whole hand: say it so
+            return t(lang, "hand.your_answer_last") if count == 1 else tn(lang, "hand.your_answer_all", count)
         prompt = tn(lang, "hand.your_answer", count)
         # once a card is chosen the keyboard's taps only choose: no card shows the 🂠 the hint explains
         if not choosing and any(action.kind is Kind.DISCARD for action in self.one_tap(view).values()):
