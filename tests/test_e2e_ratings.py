@@ -115,7 +115,7 @@ async def test_notify_me_tells_a_person_in_private_when_a_game_opens(tmp_path: P
         lobby = await world.runner.storage.games.open_game(GROUP)
         assert lobby is not None
         told = world.server.bot_messages(cid.user_id)[-1]
-        assert told.text == "🃏 Ann opened a game of Classic Kozel in Friends &amp; &lt;Co&gt;." and told.notify
+        assert told.text == "🃏 Ann opened a game of Classic Kozel in “Friends &amp; &lt;Co&gt;”." and told.notify
         assert told.buttons()[0]["url"].endswith(f"?start=j{lobby.game_id}")
         assert world.server.bot_messages(bob.user_id) == []
         assert not any("opened a game" in m.text for m in world.server.bot_messages(ann.user_id))
@@ -125,7 +125,7 @@ async def test_notify_me_tells_a_person_in_private_when_a_game_opens(tmp_path: P
         await ann.say(GROUP, "/cancel")
 
         await cid.say(GROUP, "/notify_me")  # the same command turns it off
-        assert world.group_messages()[-1].text == "🔕 Cid, no more notices of games in Friends &amp; &lt;Co&gt;."
+        assert world.group_messages()[-1].text == "🔕 Cid, I won't tell you about new games in “Friends &amp; &lt;Co&gt;” any more."
         world.server.users[bob.user_id].blocked = True  # Bob asked, has started the bot, and now blocks it
         before, cid_before = len(world.group_messages()), len(world.server.bot_messages(cid.user_id))
         assert [p.user_id for p in await world.runner.storage.notices.subscribers(GROUP)] == [bob.user_id, ann.user_id]
