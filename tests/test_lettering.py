@@ -10,8 +10,10 @@ from collections.abc import Callable
 from io import BytesIO
 
 import pytest
+from bidi import get_display
 from PIL import Image, ImageDraw
 
+from bot import bidi
 from bot.i18n import LANGUAGES
 from bot.leaderboard import rating_picture
 from bot.lettering import ELLIPSIS, Written, clusters, face_of, fitted, recording, runs, write
@@ -211,3 +213,15 @@ def test_the_rating_chart_writes_the_name_with_its_emoji() -> None:
     title = written[0]
     assert title.text == "Маша 🌸🌸 · rating over time" and title.shown.text == title.text
     assert [run.face for run in title.shown.runs] == [TEXT_BOLD, EMOJI, TEXT_BOLD]
+
+
+def test_the_bidirectional_order_is_the_reference_algorithms() -> None:
+    """bot/bidi.py against python-bidi (UAX #9 as the Rust crate unicode-bidi implements it) on random lines of
+    Latin, Hebrew, Arabic, digits, signs, emoji, Chinese and direction marks: the same visual order, every one."""
+    alphabet = [*"abcXY", *"אבגד", *"محمد", *"0123", " ", " ", "-", ".", ",", "+", "%", "!", "🌸", "李", "\u200f",
+                "\u200e"]  # fmt: skip
+    rng = random.Random(9)
+    for _ in range(3000):
+        line = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
+        _, found = bidi.levels([unicodedata.bidirectional(c) for c in line])
+        assert "".join(line[i] for i in bidi.visual_order(found)) == get_display(line), repr(line)
