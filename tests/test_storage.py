@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from engine import Action, find_variant
+from engine import Action, GameState, find_variant
 from storage import (
     SCHEMA_VERSION,
     ChatSettings,
@@ -55,6 +55,17 @@ async def new_game(storage: Storage, chat_id: int = -100, variant: str = "four_c
     row = await storage.games.get(game.game_id)
     assert row is not None
     return row
+
+
+async def play_out(storage: Storage, game: GameRow, seed: int, user_id: int) -> GameState:
+    """Random play of a stored game to its end, each action recorded as the bot records it."""
+    state = await storage.games.load_state(game)
+    rng = random.Random(seed)
+    while not state.is_over:
+        state.apply(rng.choice(state.all_legal_actions()))
+        await storage.games.record(game, state, user_id=user_id)
+        game = game.model_copy(update={"action_count": len(state.history)})
+    return state
 
 
 def sha(path: Path) -> str:
@@ -316,12 +327,7 @@ async def test_updates_are_claimed_once(storage: Storage) -> None:
 )
 async def test_actions_deals_and_results_round_trip(storage: Storage, variant: str, options: dict[str, Any]) -> None:
     game = await new_game(storage, variant=variant, **options)
-    state = await storage.games.load_state(game)
-    rng = random.Random(3)
-    while not state.is_over:
-        state.apply(rng.choice(state.all_legal_actions()))
-        await storage.games.record(game, state, user_id=1)
-        game = game.model_copy(update={"action_count": len(state.history)})
+    state = await play_out(storage, game, seed=3, user_id=1)
     row = await storage.games.get(game.game_id)
     assert row is not None
     assert row.status == "finished" and row.action_count == len(state.history)
@@ -567,12 +573,7 @@ async def test_every_time_stored_is_the_bots_clocks_never_sqlites(tmp_path: Path
         await storage.notices.toggle(-3, 31)
         await storage.updates.claim(7)
         await storage.db.probe_write()
-        state = await storage.games.load_state(game)
-        rng = random.Random(5)
-        while not state.is_over:
-            state.apply(rng.choice(state.all_legal_actions()))
-            await storage.games.record(game, state, user_id=30)
-            game = game.model_copy(update={"action_count": len(state.history)})
+        await play_out(storage, game, seed=5, user_id=30)
         await storage.chats.migrate(-4, -5)
         stamps: Counter[str] = Counter()
         for (table,) in await storage.db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'"):
