@@ -48,7 +48,7 @@ class UseCases:
     abandonment: Abandonment
 
     stop_budget: float = 8.0  # seconds a whole stop may take (``SHUTDOWN_GRACE_SECONDS``)
-    stop_deadline: float | None = None  # when a stop begun must be done sending (``clock.monotonic``)
+    stop_began: float | None = None  # when a stop began (``clock.monotonic``)
 
     @property
     def clock(self) -> Clock:
@@ -58,11 +58,14 @@ class UseCases:
         """A stop began (SIGTERM, Ctrl-C), which must be over within ``stop_budget`` seconds: whatever still
         waits for Telegram's budget when its time is up, a handler's answer or a telling, is given up then (the
         next start sends what the chats are owed)."""
-        if self.stop_deadline is not None:
+        if self.stop_began is not None:
             return
-        left = max(self.stop_budget - STOP_RESERVE, 0.0)
-        self.stop_deadline = self.clock.monotonic() + left
-        self.clock.later(left, self._time_is_up)
+        self.stop_began = self.clock.monotonic()
+        self.clock.later(self._sending_time(), self._time_is_up)
+
+    def _sending_time(self) -> float:
+        """How long of a stop what is owed may take to go out."""
+        return max(self.stop_budget - STOP_RESERVE, 0.0)
 
     async def reply_turn(self, chat_id: int) -> None:
         """Wait until a reply to a command may go into ``chat_id``: in the outbox, with every other message
@@ -110,9 +113,8 @@ class UseCases:
         (``stopping``, which a stop not begun by a signal begins now).  What is still on its way then is
         dropped: the next start brings those chats up to date."""
         self.stopping()
-        assert self.stop_deadline is not None
-        began = self.stop_deadline - max(self.stop_budget - STOP_RESERVE, 0.0)
-        grace = max(self.stop_deadline - self.clock.monotonic(), 0.0)
+        assert self.stop_began is not None
+        grace = max(self.stop_began + self._sending_time() - self.clock.monotonic(), 0.0)
         self.notifier.pings.stop()
         self.timers.close()
         self.expiry.close()
@@ -126,7 +128,7 @@ class UseCases:
         except TimeoutError:
             owed = True
         if owed:
-            took = self.clock.monotonic() - began
+            took = self.clock.monotonic() - self.stop_began
             log.warning("stopping with messages still owed after %.1f s; the next start sends them", took)
         await self.close()
         await self.games.storage.shown.keep(self.notifier.publisher.shown.record())
