@@ -177,3 +177,14 @@ def play_deal(state: GameState) -> None:
     while len(state.deals) == deals and state.outcome is None:
         choices = [a for a in state.legal_actions(state.to_move or 0) if a.kind not in (Kind.REDEAL,)]
         state.apply(choices[0] if choices else first_legal(state))
+
+
+def doubled_czech(players: int) -> GameState:
+    """Czech Kozel for ``players``, its first deal doubled (K6) by the first seed that offers the double."""
+    for seed in range(40):
+        state = find_variant("czech").new_game(seed, {"players": players})
+        doubles = [a for a in state.all_legal_actions() if a.kind is Kind.DOUBLE]
+        if doubles:
+            state.apply(doubles[0])
+            return state
+    raise AssertionError("no deal offered the double")

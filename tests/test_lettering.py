@@ -20,8 +20,9 @@ from bot.lettering import ELLIPSIS, Written, clusters, face_of, fitted, recordin
 from bot.present import Seating
 from bot.render import deal_result_picture, outcome_picture, table_picture
 from bot.typeface import CJK, EMOJI, EMOJI_STRIKE, TEXT, TEXT_BOLD, face
-from engine import GameState, Kind, find_variant
+from engine import GameState, find_variant
 from storage.models import RatingPoint
+from tests.helpers import doubled_czech
 
 ISSUE = ("Маша 🌸🌸", "李雷 Li", "محمد", "Jürgen 👨‍👩‍👧", "Ali علي", "שלום world 2", "Zoë 🇨🇿 👍🏽 김민준")
 # The longest name Telegram allows: a first and a last name of 64 characters each.
@@ -37,17 +38,6 @@ def played(variant: str, options: dict[str, object], seed: int, moves: int) -> G
             break
         state.apply(rng.choice(state.all_legal_actions()))
     return state
-
-
-def doubled() -> GameState:
-    """Czech Kozel for six, a deal doubled (its mark's chip stands out of the doubler's plate)."""
-    for seed in range(40):
-        state = find_variant("czech").new_game(seed, {"players": 6})
-        doubles = [a for a in state.all_legal_actions() if a.kind is Kind.DOUBLE]
-        if doubles:
-            state.apply(doubles[0])
-            return state
-    raise AssertionError("no deal offered the double")
 
 
 GAMES: tuple[tuple[str, dict[str, object]], ...] = (
@@ -66,7 +56,7 @@ def every_picture(name: Callable[[int], str], chart_name: str) -> list[Written]:
                 seed = 7 + len(options)
                 positions = [played(variant, options, seed, moves) for moves in (0, 3, 5, 8, 13)]
                 if variant == "czech" and options["players"] == 6:
-                    positions.append(doubled())
+                    positions.append(doubled_czech(6))  # its mark stands out of the doubler's plate
                 for state in positions:
                     seating = Seating(tuple(name(s) for s in range(state.num_players)), "Friends")
                     _ = table_picture(state.view(None), seating, (1,), lang).data
