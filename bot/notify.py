@@ -331,10 +331,10 @@ class Notifier:
         outcome = live.state.outcome
         assert outcome is not None
         by_seat = {change.seat: change for change in changes}
-        for seat in range(len(live.seats)):
-            user = live.user_of(seat)
-            person = await self.storage.players.get(user) if user is not None else None
-            if user is None or person is None or not person.can_message:
+        users = {seat: user for seat in range(len(live.seats)) if (user := live.user_of(seat)) is not None}
+        people = await self.storage.players.many(list(users.values()))
+        for seat, user in users.items():
+            if user not in people or not people[user].can_message:
                 continue
             text = render_own_end(outcome, live.game.variant, seat, change=by_seat.get(seat), chat=live.chat_title,
                                   lang=live.lang_of(seat))  # fmt: skip
