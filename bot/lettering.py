@@ -174,15 +174,15 @@ def lettering(text: str, size: int, bold: bool = True, anchor: str = "la") -> Le
     of its ascender line, ``mm``: the middle, ``rs``: the right end of its baseline...)."""
     placed: list[tuple[Run, int, int, Image.Image, bool]] = []  # run, x, y from the pen's start, image, colour
     pen = 0.0
-    scale = size * EMOJI_EM / sum(face(EMOJI, EMOJI_STRIKE).getmetrics())
     for run in runs(text, bold):
-        if run.face == EMOJI:
+        if run.face == EMOJI:  # the colour face is opened only for a text that has emoji
+            emoji = face(EMOJI, EMOJI_STRIKE)
+            scale = size * EMOJI_EM / sum(emoji.getmetrics())
             strike = _emoji_run(run.text)
             shown = strike.resize((max(1, round(strike.width * scale)), max(1, round(strike.height * scale))),
                                   Image.Resampling.LANCZOS)  # fmt: skip
-            ascent = face(EMOJI, EMOJI_STRIKE).getmetrics()[0] * scale
-            placed.append((run, round(pen), round(-ascent), shown, True))
-            pen += face(EMOJI, EMOJI_STRIKE).getlength(run.text) * scale
+            placed.append((run, round(pen), round(-emoji.getmetrics()[0] * scale), shown, True))
+            pen += emoji.getlength(run.text) * scale
             continue
         font = face(run.face, size)
         stroke = size * BOLD_STROKE if bold and run.face == CJK else 0
