@@ -141,7 +141,7 @@ def draw_result(text: ResultText) -> bytes:
     draw = ImageDraw.Draw(image)
     write(image, (WIDTH / 2, 50), text.title, 38, WHITE, place=(40, 14, WIDTH - 40, 88), anchor="mm")
     if text.goats:
-        _goat_band(image, draw, text, 96)
+        _goat_band(image, text, 96)
 
     number_size = 30 if rows <= 4 else 26
     numbers = [fitted(f"{line.total}/{line.limit}", number_size, True, "rm", (200, 8, 40, 40)) for line in text.lines]
@@ -197,7 +197,7 @@ def _eggs(image: Image.Image, count: int, cx: float, cy: float, size: int) -> No
         image.paste(mark, (round(x), round(cy - size / 2)), mark)
 
 
-def _goat_band(image: Image.Image, draw: ImageDraw.ImageDraw, text: ResultText, y0: float) -> None:
+def _goat_band(image: Image.Image, text: ResultText, y0: float) -> None:
     """The goats of a series, each large with his name under him, and, for goats with eggs, a pair of eggs
     at each goat's feet."""
     count = len(text.goats)
