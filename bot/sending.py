@@ -78,10 +78,15 @@ class Render:
 TAG = re.compile(r"<[^>]*>")
 
 
+def visible(text: str) -> str:
+    """What an HTML text shows: its tags left out, its entities read."""
+    return html.unescape(TAG.sub("", text))
+
+
 def telegram_length(text: str) -> int:
-    """How long Telegram counts an HTML text against its limits: what it shows (no tags, entities read), in
-    UTF-16 code units, as it counts its entities (an emoji beyond the first plane counts two)."""
-    return len(html.unescape(TAG.sub("", text)).encode("utf-16-le")) // 2
+    """How long Telegram counts an HTML text against its limits: what it shows (``visible``), in UTF-16 code
+    units, as it counts its entities (an emoji beyond the first plane counts two)."""
+    return len(visible(text).encode("utf-16-le")) // 2
 
 
 def fit(text: str, limit: int = MAX_TEXT) -> str:
@@ -96,7 +101,7 @@ def fit(text: str, limit: int = MAX_TEXT) -> str:
             return text[:cut] + "…"
         cut = text.rfind("\n", 0, cut)
     shown, units = [], 0
-    for char in html.unescape(TAG.sub("", text)):
+    for char in visible(text):
         units += len(char.encode("utf-16-le")) // 2
         if units + 1 > limit:
             break

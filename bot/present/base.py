@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from html import escape, unescape
+from html import escape
 
 from bot.i18n import t
 from bot.lettering import drawable
 from bot.result_pictures import ResultText
+from bot.sending import visible
 from engine import Action, Card, DealResult, Outcome, Variant, View, find_variant
 
 
@@ -48,7 +48,7 @@ def game_title(variant: str, lang: str) -> str:
 def plain(text: str) -> str:
     """An HTML text as a picture writes it: tags dropped, entities read, white space made single spaces;
     emoji stay, as Telegram shows them."""
-    return " ".join(unescape(re.sub(r"<[^>]+>", "", text)).split())
+    return " ".join(visible(text).split())
 
 
 def teams_line(key: str, values: Sequence[int], seating: Seating, lang: str) -> str:
