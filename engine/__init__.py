@@ -1,4 +1,4 @@
-"""The rules of the three Kozel games: pure, replayable, with no I/O.
+"""The rules of the Kozel games: pure, replayable, with no I/O; each game is a package of engine.games.
 
 >>> from engine import find_variant
 >>> game = find_variant("four_card").new_game(seed=7)
@@ -6,7 +6,7 @@
 >>> game.apply(action)
 """
 
-from engine import classic, czech, four_card
+import engine.games  # noqa: F401 - each game registers itself on import
 from engine.actions import Action, Kind
 from engine.cards import Card, Rank, Suit, format_cards, parse_cards
 from engine.core import DealResult, GameState, Layout, Options, Outcome, SeenPlay, SeenTrick, TrickRecord, View
@@ -44,11 +44,8 @@ __all__ = [
     "UnknownVariantError",
     "Variant",
     "View",
-    "classic",
-    "czech",
     "find_variant",
     "format_cards",
-    "four_card",
     "load_state",
     "parse_cards",
     "variant_named",

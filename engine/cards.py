@@ -19,7 +19,7 @@ from engine.errors import ParseError
 
 class Suit(IntEnum):
     """The four French suits, in the order rules F2 lists them.  Czech Kozel maps its German suits onto
-    them: červené = hearts, zelené = spades, žaludy = clubs, kule = diamonds (see ``engine.names``)."""
+    them: červené = hearts, zelené = spades, žaludy = clubs, kule = diamonds (see ``engine.games.czech.names``)."""
 
     SPADES = 0
     CLUBS = 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -13,6 +13,9 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.core import GameState, Layout, Options
 from engine.errors import OptionsError, ParseError, UnknownVariantError
+
+if TYPE_CHECKING:
+    from engine.players.contract import ComputerPlay
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,7 @@ class Variant:
     players: tuple[int, ...]
     deck: tuple[Card, ...]
     card_points: tuple[int, ...]
+    computer: ComputerPlay  # what its computer players need of it
     aliases: tuple[str, ...] = ()  # other names people type for this game (lower case, no spaces)
     core: str | None = None  # the module of its compiled search core (``engine.compiled.of``), if it has one
 

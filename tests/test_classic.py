@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine import Action, Card, IllegalActionError, Kind, TrickRecord, find_variant, parse_cards
-from engine.classic import (
+from engine.games.classic.rules import (
     DECK_32,
     DECK_36,
     POINTS,

@@ -21,7 +21,7 @@ from engine import Action, Card, Kind, Suit, find_variant
 from engine.compiled import core
 from engine.compiled import four_card as fc
 from engine.core import Layout
-from engine.four_card import DECK, FourCardState
+from engine.games.four_card.rules import DECK, FourCardState
 
 SOURCES = Path(fc.__file__).parent
 

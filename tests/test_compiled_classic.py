@@ -17,8 +17,8 @@ import pytest
 
 from engine import find_variant
 from engine.actions import Kind
-from engine.classic import QUEEN_OF_CLUBS, SIX_OF_CLUBS, ClassicState
 from engine.compiled import classic as cc
+from engine.games.classic.rules import QUEEN_OF_CLUBS, SIX_OF_CLUBS, ClassicState
 from tests.test_compiled import plant
 
 OPTION_SETS: list[dict[str, object]] = [

@@ -17,7 +17,7 @@ from engine import find_variant
 from engine.actions import Kind
 from engine.cards import Card
 from engine.compiled import czech as cz
-from engine.czech import KOZEL, CzechState
+from engine.games.czech.rules import KOZEL, CzechState
 from tests.test_compiled import plant
 
 PLAYERS = (3, 4, 5, 6)

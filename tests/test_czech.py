@@ -11,8 +11,8 @@ import random
 import pytest
 
 from engine import Card, IllegalActionError, Kind, OptionsError, TrickRecord, find_variant, parse_cards
-from engine.czech import DECK, HAND_SIZES, KOZEL, PENALTY, CzechState, penalty_points, table_points
-from engine.names import german_name, german_short
+from engine.games.czech.names import german_name, german_short
+from engine.games.czech.rules import DECK, HAND_SIZES, KOZEL, PENALTY, CzechState, penalty_points, table_points
 from engine.simulate import play_random
 from tests.helpers import act, check_invariants, legal_texts
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.i18n import t
 from engine import Kind, find_variant
-from engine.czech import KOZEL
+from engine.games.czech.rules import KOZEL
 from playground.botapi import BOT_USERNAME
 from storage import ChatSettings
 from tests.e2e import (

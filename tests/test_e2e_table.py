@@ -13,7 +13,7 @@ from bot.i18n import tn
 from bot.present.base import Seating, teams_line
 from bot.render import card_label
 from engine import Kind
-from engine.four_card import FourCardState
+from engine.games.four_card.rules import FourCardState
 from playground.botapi import Message
 from tests.e2e import (
     GROUP,

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from engine import find_variant
-from engine.czech import CzechOptions, CzechState
-from engine.four_card import FourCardState
+from engine.games.czech.rules import CzechOptions, CzechState
+from engine.games.four_card.rules import FourCardState
 
 CONFIGS: list[tuple[str, dict[str, Any], int, str]] = [
     ("four_card", {}, 1, "324e6fe52b0573dd408cb0f756d745652ad1bc3b6a5594ae8f6baf8b971dbc63"),

@@ -21,7 +21,7 @@ from engine import (
     parse_cards,
 )
 from engine.core import deal_rng
-from engine.four_card import DECK, POINTS, FourCardState, beats, card_points, defeat_points
+from engine.games.four_card.rules import DECK, POINTS, FourCardState, beats, card_points, defeat_points
 from tests.helpers import act, check_invariants, legal_texts, play_deal
 
 VARIANT = find_variant("four_card")

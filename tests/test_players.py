@@ -11,7 +11,10 @@ from itertools import count
 import pytest
 
 from engine import Action, Card, GameState, Kind, find_variant
-from engine.classic import ESUIT, TRUMP_SUIT
+from engine.games.classic.heuristics import choose as classic_choice
+from engine.games.classic.rules import ESUIT, TRUMP_SUIT
+from engine.games.czech.heuristics import choose as czech_choice
+from engine.games.four_card.heuristics import choose as four_card_choice
 from engine.players import (
     BasicPlayer,
     ExpertPlayer,
@@ -23,7 +26,7 @@ from engine.players import (
     find_player,
     playout,
 )
-from engine.players.basic import CHOICES, Table, classic_choice, czech_choice, four_card_choice
+from engine.players.contract import Situation, heuristic
 from engine.players.flat import WARMUP, FlatSearch
 from engine.players.search import heuristic_step, likelihood
 from engine.players.worlds import GREEDY_ATTEMPTS, Knowledge
@@ -212,8 +215,8 @@ def test_views_travel_to_another_process() -> None:
     assert copy.hand[0] is view.hand[0]
 
 
-def table(state: GameState, seat: int) -> Table:
-    return Table.of_view(state.view(seat))
+def table(state: GameState, seat: int) -> Situation:
+    return Situation.of_view(state.view(seat))
 
 
 def test_c12_basic_catches_the_queen() -> None:
@@ -450,7 +453,7 @@ def test_worlds_are_weighted_by_how_well_they_explain_the_others_play(variant: s
         for _ in range(18):
             mover = state.to_move
             assert mover is not None
-            choice = CHOICES[variant](Table.of_state(state, mover), True)
+            choice = heuristic(variant)(Situation.of_state(state, mover), True)
             state.apply(choice or state.legal_actions(mover)[0])
         seat = state.to_move
         assert seat is not None

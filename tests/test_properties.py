@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Action, Card, DealResult, GameState, Kind, Rank, Suit, find_variant, load_state
-from engine.classic import POINTS as CLASSIC_POINTS
-from engine.classic import ClassicState
-from engine.czech import CzechState
-from engine.four_card import FourCardState
+from engine.games.classic.rules import POINTS as CLASSIC_POINTS
+from engine.games.classic.rules import ClassicState
+from engine.games.czech.rules import CzechState
+from engine.games.four_card.rules import FourCardState
 from tests.helpers import check_invariants
 
 # The scores below are recomputed from the rule book, never with the engine's own scoring functions.

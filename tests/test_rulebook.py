@@ -16,7 +16,7 @@ import pytest
 
 from bot.i18n import LANGUAGES, t
 from bot.render import VARIANT_NAMES
-from engine.classic import TRUMP_ORDER
+from engine.games.classic.rules import TRUMP_ORDER
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOK = ROOT / "docs" / "rules.md"

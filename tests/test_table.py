@@ -9,7 +9,7 @@ from bot.callbacks import Clear, Lobby, LobbyOp, Play, Toggle, Unplayable
 from bot.events import Applied, DealEnded, HandChanged, Pressed, SeriesEnded, TurnCame
 from bot.i18n import t
 from bot.live import Live, LiveGames
-from engine.classic import QUEEN_AND_SIX
+from engine.games.classic.rules import QUEEN_AND_SIX
 from tests.usecases import CHAT, Bench, bench, no, people
 
 

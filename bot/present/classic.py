@@ -8,7 +8,7 @@ from bot.i18n import t, tn
 from bot.present.base import Seating
 from bot.present.teams import TeamPresenter
 from engine import Card, View
-from engine.classic import ESUIT, POWER, SERIES_TARGET, TRUMP_SUIT
+from engine.games.classic.rules import ESUIT, POWER, SERIES_TARGET, TRUMP_SUIT
 
 
 class ClassicPresenter(TeamPresenter):

@@ -9,8 +9,8 @@ from bot.i18n import t, tn
 from bot.present.base import Presenter, Seating, each_line, game_title, plain
 from bot.result_pictures import ResultLine, ResultText
 from engine import Card, DealResult, Outcome, View
-from engine.czech import GAME_LIMIT, KOZEL, PENALTY
-from engine.names import german_short
+from engine.games.czech.names import german_short
+from engine.games.czech.rules import GAME_LIMIT, KOZEL, PENALTY
 
 KOZEL_MARK = "🐐"
 

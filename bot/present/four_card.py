@@ -8,7 +8,7 @@ from bot.i18n import t, tn
 from bot.present.base import Seating
 from bot.present.teams import TeamPresenter
 from engine import Action, Card, Kind, View
-from engine.four_card import ORDER, SERIES_LIMIT
+from engine.games.four_card.rules import ORDER, SERIES_LIMIT
 
 
 class FourCardPresenter(TeamPresenter):

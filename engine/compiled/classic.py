@@ -11,10 +11,10 @@ from types import ModuleType
 from typing import NamedTuple
 
 from engine.cards import Card
-from engine.classic import ClassicState, card_points
 from engine.compiled import core
 from engine.compiled.four_card import cards_of, mask
 from engine.core import GameState
+from engine.games.classic.rules import ClassicState, card_points
 
 WORDS = 25  # int64 values in a position (engine/compiled/_core.c reads them in this order)
 

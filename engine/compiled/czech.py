@@ -15,7 +15,7 @@ from engine.cards import Card
 from engine.compiled import core
 from engine.compiled.four_card import cards_of, mask
 from engine.core import GameState
-from engine.czech import CzechState, penalty_points
+from engine.games.czech.rules import CzechState, penalty_points
 
 WORDS = 42  # int64 values in a position (engine/compiled/_core.c reads them in this order)
 SEATS = 6  # K1: at most

@@ -11,7 +11,7 @@ from engine.actions import Action, Kind
 from engine.cards import Card
 from engine.compiled import core
 from engine.core import GameState
-from engine.four_card import FourCardState, card_points
+from engine.games.four_card.rules import FourCardState, card_points
 
 KINDS = (Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.MOLODKA)  # the core's kind numbers, in order
 KIND_NUMBERS = {kind: number for number, kind in enumerate(KINDS)}

@@ -7,12 +7,12 @@
 Five levels:
 
 * ``random`` — any legal action of the seat to move (for tests and as a baseline);
-* ``basic`` — hand-written heuristics per game (``engine.players.basic``);
-* ``strong`` — in Czech Kozel information-set Monte Carlo tree search with heuristic playouts
-  (``engine.players.search``); in the two team games, where the tree search measured weaker than the flat
-  one, a flat search like ``strong1``'s with worlds weighted by the others' play and, in classic Kozel,
-  racing candidates (``engine.players.flat``).  Both decide the redeal (C6) and going out of trumps (C7) by
-  simulation too;
+* ``basic`` — hand-written heuristics, each game's own (its package's ``heuristics``);
+* ``strong`` — information-set Monte Carlo tree search with heuristic playouts (``engine.players.search``)
+  in a game whose tuning asks for it (``SearchTuning.tree``); elsewhere, where the tree search measured
+  weaker, a flat search like ``strong1``'s with worlds weighted by the others' play and racing candidates
+  where the game's tuning asks for them (``engine.players.flat``).  Both decide the announcements before the
+  first lead (a redeal, going out of trumps) by simulation too;
 * ``strong1`` — the earlier strong player, kept as the baseline: determinized Monte Carlo search; it samples
   the hidden cards many times consistently with everything the seat has seen (``engine.players.worlds``),
   plays each candidate on to the end of the deal in every sample with the basic heuristics for all four
@@ -35,7 +35,7 @@ from typing import ClassVar, Protocol
 
 from engine.actions import Action
 from engine.core import GameState, View
-from engine.players.basic import CHOICES, Table
+from engine.players.contract import Situation, heuristic, tuning
 from engine.players.expert import ExpertPlayer
 from engine.players.flat import FlatSearch
 from engine.players.search import EXTRAS, SearchPlayer, candidates, finish, record
@@ -84,7 +84,7 @@ class BasicPlayer:
     def choose(self, view: View, rng: random.Random) -> Action | None:
         if not view.legal:
             return None
-        return CHOICES[view.variant](Table.of_view(view), False)
+        return heuristic(view.variant)(Situation.of_view(view), False)
 
 
 def playout(state: GameState, seat: int, deal: int) -> float:
@@ -108,9 +108,9 @@ class StrongPlayer:
         if not view.legal:
             return None
         assert view.seat is not None
-        heuristic = CHOICES[view.variant](Table.of_view(view), False)
-        if heuristic is not None and heuristic.kind in _EXTRAS:
-            return heuristic
+        hint = heuristic(view.variant)(Situation.of_view(view), False)
+        if hint is not None and hint.kind in _EXTRAS:
+            return hint
         options = candidates(view, [a for a in view.legal if a.kind not in _EXTRAS])
         if len(options) == 1:
             return options[0]
@@ -142,21 +142,18 @@ class StrongPlayer:
         return options[best]
 
 
-# The tree search plays only where it measured stronger than strong1's flat search (docs/players.md).
-FLAT_GAMES = ("four_card", "classic")
 
 
 @dataclass(frozen=True)
 class StrongLevel:
-    """The ``strong`` level: the tree search, except in the games of ``FLAT_GAMES`` where a flat search
-    measured stronger."""
+    """The ``strong`` level: the tree search where the game's tuning asks for it, else the flat search."""
 
     name: ClassVar[str] = "strong"
     tree: SearchPlayer = field(default_factory=SearchPlayer)
     flat: FlatSearch = field(default_factory=FlatSearch)
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
-        player: Player = self.flat if view.variant in FLAT_GAMES else self.tree
+        player: Player = self.tree if tuning(view.variant).tree else self.flat
         return player.choose(view, rng)
 
 

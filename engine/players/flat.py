@@ -8,14 +8,13 @@ hands (common random numbers: the candidates are compared on the same cards).  W
 * the announcements before the first lead are candidates like any card — the redeal (C6: the world is dealt
   again from a seed nobody knows, and the value is the new deal's) and going out of trumps (C7: the partner
   gives a card back by the heuristic);
-* in classic and Czech Kozel each world is weighted by how well it explains the others' plays so far
-  (``search.likelihood``: a factor ``MISS`` per card the heuristics, holding that world's cards, would not
-  have played), so the averages lean to the layouts the play points to;
+* in a game whose tuning says so (``SearchTuning.weighted``) each world is weighted by how well it explains
+  the others' plays so far (``search.likelihood``: a factor ``MISS`` per card the heuristics, holding that
+  world's cards, would not have played), so the averages lean to the layouts the play points to;
 * racing: after ``WARMUP`` rounds, a candidate whose weighted mean trails the leader's by more than ``RACE``
   standard errors of their paired difference leaves the race, and the rounds left go to the contenders;
-  the search ends when one is left.  Not in four-card Kozel (``FULL_ROUNDS``), where nothing else tells this
-  search from ``strong1``'s and the racing, which ends a decision at about a third of ``strong1``'s
-  playouts, measured weaker: every candidate plays every round there.
+  the search ends when one is left.  Only in a game whose tuning says so (``SearchTuning.racing``): where
+  racing measured weaker, every candidate plays every round.
 
 It stops on its time budget (keeping ``1 - SAFETY`` of it in reserve) or after a fixed number of playouts
 (reproducible tests and arenas).
@@ -32,15 +31,13 @@ from typing import ClassVar
 
 from engine.actions import Action
 from engine.core import GameState, View
-from engine.players.basic import CHOICES, Table
-from engine.players.search import EXTRAS, WEIGHTED, candidates, finish, likelihood, record
+from engine.players.contract import Situation, heuristic, tuning
+from engine.players.search import EXTRAS, candidates, finish, likelihood, record
 from engine.players.worlds import Knowledge
 
 WARMUP = 8  # rounds every candidate plays before any may leave the race
 RACE = 2.5  # standard errors of the paired difference by which a candidate must trail to leave
 SAFETY = 0.9  # the share of the budget the rounds may use: the rest absorbs a slow round or a busy machine
-# Games where every candidate plays every round: racing measured weaker there (docs/players.md).
-FULL_ROUNDS = ("four_card",)
 
 # How a search values a candidate in a world: (the world after the candidate, the deciding seat, the deal's
 # index, whether the candidate is waiting, whether an earlier candidate was valued in this same world).
@@ -69,9 +66,9 @@ class FlatSearch:
         assert view.seat is not None
         legal = view.legal if self.extras else tuple(a for a in view.legal if a.kind not in EXTRAS)
         if not self.extras and len(legal) < len(view.legal):
-            heuristic = CHOICES[view.variant](Table.of_view(view), False)
-            if heuristic is not None and heuristic.kind in EXTRAS:
-                return heuristic
+            hint = heuristic(view.variant)(Situation.of_view(view), False)
+            if hint is not None and hint.kind in EXTRAS:
+                return hint
         options = candidates(view, legal)
         if len(options) == 1:
             return options[0]
@@ -82,13 +79,13 @@ class FlatSearch:
         assert seat is not None
         started = self.clock()
         knowledge = Knowledge(view)
-        weigh = self.weighted and view.variant in WEIGHTED and any(p.seat != seat for p in view.deal_log)
+        weigh = self.weighted and tuning(view.variant).weighted and any(p.seat != seat for p in view.deal_log)
         n = len(options)
         alive = list(range(n))
         values: list[list[float]] = [[] for _ in range(n)]  # per round, while the candidate is in the race
         weights: list[float] = []
         done = rounds = 0
-        racing = self.racing and view.variant not in FULL_ROUNDS
+        racing = self.racing and tuning(view.variant).racing
         leaf = self._leaf(view)
         while len(alive) > 1:
             world = knowledge.world(rng)

@@ -9,11 +9,11 @@ walk re-samples the hidden cards every time, a node stands for what its mover ca
 Below the root the heuristics' move is tried first and other moves join as a node's visits grow (progressive
 widening): a decision affords a few hundred walks, too few to spend on replies nobody would make.
 
-In classic and Czech Kozel the worlds are also weighted by how likely the others' play makes them: a pool of
-worlds is sampled once per decision, each weighted by ``MISS`` per card another seat played where the basic
-heuristics would have played another with that world's cards, and every walk draws its world from the pool
-by weight.  (Four-card Kozel draws from the stock, so a hand then is not simply the hand now plus what was
-played; its worlds are not weighted.)
+In a game whose tuning says so (``SearchTuning.weighted``) the worlds are also weighted by how likely the
+others' play makes them: a pool of worlds is sampled once per decision, each weighted by ``MISS`` per card
+another seat played where the basic heuristics would have played another with that world's cards, and every
+walk draws its world from the pool by weight.  (A game that draws from a stock cannot be weighted so: a hand
+then is not simply the hand now plus what was played.)
 
 The root also holds the announcements before the first lead, so they are decided by simulated value like any
 card: the redeal (C6, the deal is dealt again and its value is the new deal's) and going out of trumps (C7,
@@ -33,13 +33,12 @@ from typing import ClassVar
 
 from engine.actions import Action, Kind
 from engine.core import GameState, View
-from engine.players.basic import CHOICES, Table
+from engine.players.contract import Situation, heuristic, tuning
 from engine.players.worlds import Knowledge
 
 EXTRAS = (Kind.REDEAL, Kind.EXCHANGE)  # announcements no playout makes (C6, C7)
 EXPLORATION = 0.7  # UCB1 constant, in units of the spread of the values seen so far
 WIDENING = 10  # a node below the root considers 1 + sqrt(visits / WIDENING) of its mover's actions
-WEIGHTED = ("classic", "czech")  # games whose worlds are weighted by the likelihood of the others' play
 MISS = 0.7  # the weight a world loses for each play of another seat the heuristics would not have made
 POOL = 40  # worlds sampled and weighted once per decision (within a quarter of the budget), drawn by weight
 SAFETY = 0.9  # the share of the budget the walks may use: the rest absorbs a slow walk or a busy machine
@@ -63,11 +62,11 @@ class _Node:
 def likelihood(world: GameState, seat: int) -> float:
     """How well a sampled world explains the others' plays so far in this deal: ``MISS`` for every card
     another seat played where the basic heuristics, holding that world's cards, would have played another.
-    Classic and Czech Kozel only (nothing is drawn there, so a hand then is the hand now plus what its
-    owner played since); 1 elsewhere."""
-    if world.VARIANT not in WEIGHTED:
+    Only in a game whose tuning weighs worlds, where nothing is drawn, so a hand then is the hand now plus
+    what its owner played since; 1 elsewhere."""
+    if not tuning(world.VARIANT).weighted:
         return 1.0
-    choose = CHOICES[world.VARIANT]
+    choose = heuristic(world.VARIANT)
     tricks = [list(record.plays) for record in world.tricks_done] + [list(world.trick)]
     hands = [list(hand) for hand in world.hands]
     for plays in tricks:
@@ -83,7 +82,7 @@ def likelihood(world: GameState, seat: int) -> float:
                 probe.tricks_done = world.tricks_done[:number]
                 probe.to_move = play.seat
                 probe._cache = {}
-                expected = choose(Table.of_state(probe, play.seat), True)
+                expected = choose(Situation.of_state(probe, play.seat), True)
                 if expected is not None and expected.cards != play.cards:
                     weight *= MISS
             for card in play.cards:
@@ -95,7 +94,7 @@ def heuristic_step(state: GameState) -> None:
     """The seat to move plays the basic heuristics' action (a playout's step)."""
     mover = state.to_move
     assert mover is not None
-    action = CHOICES[state.VARIANT](Table.of_state(state, mover), True)
+    action = heuristic(state.VARIANT)(Situation.of_state(state, mover), True)
     if action is None:
         action = next(a for a in state.legal_actions(mover) if a.kind not in EXTRAS)
     state.apply(action)
@@ -141,7 +140,7 @@ class SearchPlayer:
         knowledge = Knowledge(view)
         pool: list[GameState] = []
         weights: list[float] = []
-        if self.weighted and view.variant in WEIGHTED and any(p.seat != seat for p in view.deal_log):
+        if self.weighted and tuning(view.variant).weighted and any(p.seat != seat for p in view.deal_log):
             while len(pool) < POOL:  # at most a quarter of the budget
                 pool.append(knowledge.world(rng))
                 weights.append(likelihood(pool[-1], seat))
@@ -211,7 +210,7 @@ class SearchPlayer:
             tried = [o for o in legal if o in node.children]
             width = 1 + int(math.sqrt(node.visits / WIDENING))
             if len(tried) < width:
-                hint = CHOICES[world.VARIANT](Table.of_state(world, mover), True)
+                hint = heuristic(world.VARIANT)(Situation.of_state(world, mover), True)
                 if hint is not None and hint in legal and hint not in node.children:
                     return hint
                 untried = [o for o in legal if o not in node.children]

@@ -26,10 +26,7 @@ from dataclasses import dataclass, field
 
 from engine.actions import Action, Kind
 from engine.cards import Card
-from engine.classic import ACE_OF_DIAMONDS, TRUMP_SUIT, ClassicState
 from engine.core import GameState, SeenPlay, TrickRecord, View
-from engine.czech import KOZEL, CzechState
-from engine.four_card import FourCardState
 from engine.registry import find_variant
 
 GREEDY_ATTEMPTS = 20  # greedy placements tried before the matching, which is slower but always finds one
@@ -57,7 +54,8 @@ class Knowledge:
         if view.seat is None:
             raise ValueError("a computer player needs a seat's view, not the group's")
         self.view = view
-        self.state_class = find_variant(view.variant).state_class
+        self.variant = find_variant(view.variant)
+        self.state_class = self.variant.state_class
         seat = view.seat
         n = view.num_players
         self.fixed: list[list[Card]] = [[] for _ in range(n)]  # cards certainly in a hand
@@ -88,28 +86,7 @@ class Knowledge:
                 for card in play.cards:
                     if card not in on_table:
                         self.owner_of[card] = play.seat
-        # C7: the partners know both exchanged cards.
-        if view.exchange is not None:
-            given, back = view.exchange
-            exchanger = next(p.seat for p in view.deal_log if p.kind is Kind.EXCHANGE and p.seat % 2 == seat % 2)
-            partner = (exchanger + 2) % 4
-            for card, holder in ((given, partner), (back, exchanger)):
-                if card not in placed and holder != seat:
-                    self.fixed[holder].append(card)
-                    placed.add(card)
-        for play in view.deal_log:
-            if play.kind is Kind.EXCHANGE:
-                self.voids[play.seat].add(TRUMP_SUIT)  # C7: he gave away his only trump
-        # C8: in the first deal of classic Kozel the holder of the A♦ leads, so he holds it until he does.
-        if view.variant == "classic" and view.deal_no == 0 and ACE_OF_DIAMONDS not in placed and view.leader != seat:
-            self.fixed[view.leader].append(ACE_OF_DIAMONDS)
-            placed.add(ACE_OF_DIAMONDS)
-        # K6: the kozel stays in the doubler's hand until played.
-        if view.doubled:
-            doubler = next(p.seat for p in view.deal_log if p.kind is Kind.DOUBLE)
-            if KOZEL not in placed:
-                self.fixed[doubler].append(KOZEL)
-                placed.add(KOZEL)
+        self.variant.computer.infer(self, placed)  # what the game's own rules tell
         # F5: the shown trump card.
         self.stock_trump: Card | None = None
         if view.trump_card is not None and view.trump_card not in placed:
@@ -234,8 +211,7 @@ class Knowledge:
             for trick, slots in zip([*(t.plays for t in view.tricks), view.trick], self.trick_slots, strict=True)
         ]
         tricks = [TrickRecord(tuple(row), t.winner) for row, t in zip(rows, view.tricks, strict=False)]
-        builder = _BUILDERS[view.variant]
-        return builder(self, hands, tricks, rows[-1], rng)
+        return self.variant.computer.build_world(self, hands, tricks, rows[-1], rng)
 
     @staticmethod
     def _filled(play: SeenPlay, slot: _Slot | None) -> Action:
@@ -250,15 +226,17 @@ class Knowledge:
         return stock
 
 
-def _piles(tricks: list[TrickRecord], units: int, unit: Callable[[int], int]) -> list[list[Card]]:
-    piles: list[list[Card]] = [[] for _ in range(units)]
+def piles(tricks: list[TrickRecord], units: int, unit: Callable[[int], int]) -> list[list[Card]]:
+    """The cards of the deal's tricks so far, by the unit (a team, a seat) of each trick's winner."""
+    taken: list[list[Card]] = [[] for _ in range(units)]
     for record in tricks:
         for play in record.plays:
-            piles[unit(record.winner)].extend(play.cards)
-    return piles
+            taken[unit(record.winner)].extend(play.cards)
+    return taken
 
 
-def _common(k: Knowledge, hands: list[list[Card]], tricks: list[TrickRecord], trick: list[Action]) -> dict[str, object]:
+def common(k: Knowledge, hands: list[list[Card]], tricks: list[TrickRecord], trick: list[Action]) -> dict[str, object]:
+    """What every game's state takes from the view and the placed cards (a game's builder adds its own)."""
     view = k.view
     return {
         "options": view.options,
@@ -275,57 +253,3 @@ def _common(k: Knowledge, hands: list[list[Card]], tricks: list[TrickRecord], tr
         "deals": list(view.deals),
         "totals": list(view.totals),
     }
-
-
-def _four_card(
-    k: Knowledge, hands: list[list[Card]], tricks: list[TrickRecord], trick: list[Action], rng: random.Random
-) -> GameState:
-    view = k.view
-    assert view.trump is not None
-    return FourCardState(
-        **_common(k, hands, tricks, trick),  # type: ignore[arg-type]
-        stock=k.stock(rng),
-        trump=view.trump,
-        trump_card=view.trump_card,
-        trump_card_holder=view.trump_card_holder,
-        piles=_piles(tricks, 2, lambda s: s % 2),
-        trick_leader=tricks[-1].winner if tricks else view.leader,
-        lead_seat=trick[0].seat if trick else -1,
-        molodka=bool(trick) and trick[0].kind is Kind.MOLODKA,
-        top=view.trick_top if view.trick_top is not None else -1,
-        answered=max(len(trick) - 1, 0),
-        eggs=view.eggs_pending,
-    )
-
-
-def _classic(
-    k: Knowledge, hands: list[list[Card]], tricks: list[TrickRecord], trick: list[Action], rng: random.Random
-) -> GameState:
-    view = k.view
-    exchanged = [p.seat % 2 for p in view.deal_log if p.kind is Kind.GIVE_BACK]
-    pending = [p.seat for p in view.deal_log if p.kind is Kind.EXCHANGE and p.seat % 2 not in exchanged]
-    return ClassicState(
-        **_common(k, hands, tricks, trick),  # type: ignore[arg-type]
-        piles=_piles(tricks, 2, lambda s: s % 2),
-        banned=list(view.trump_lead_banned),
-        exchanged=exchanged,
-        giving_back=(pending[0] + 2) % 4 if pending else -1,
-        eggs_pending=view.eggs_pending,
-        eggs=sum(d.eggs for d in view.deals),
-    )
-
-
-def _czech(
-    k: Knowledge, hands: list[list[Card]], tricks: list[TrickRecord], trick: list[Action], rng: random.Random
-) -> GameState:
-    view = k.view
-    return CzechState(
-        **_common(k, hands, tricks, trick),  # type: ignore[arg-type]
-        talon=list(k.talon_slot.cards),
-        piles=_piles(tricks, view.num_players, lambda s: s),
-        doubled=view.doubled,
-    )
-
-
-_BUILDERS: dict[str, Callable[[Knowledge, list[list[Card]], list[TrickRecord], list[Action], random.Random], GameState]]
-_BUILDERS = {"four_card": _four_card, "classic": _classic, "czech": _czech}

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Action, Card, EngineError, GameState, Kind, find_variant
-from engine.names import GERMAN_SUIT_NAME
+from engine.games.czech.names import GERMAN_SUIT_NAME
 from tests.reference.classic import Classic
 from tests.reference.common import DealRecord, RefAction
 from tests.reference.czech import Czech

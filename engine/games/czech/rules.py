@@ -1,6 +1,6 @@
 """Czech Kozel: each for himself, penalty points, 3 to 6 players: rules K1–K10 of docs/rules.md.
 
-The German-suited cards are the same card objects as the French ones (see ``engine.names`` for their
+The German-suited cards are the same card objects as the French ones (see ``engine.games.czech.names`` for their
 German names): červené = ♥, zelené = ♠, žaludy = ♣, kule = ♦; spodek (U) = J, svršek (O) = Q.  The kozel,
 the green svršek, is therefore the Q♠.
 """
@@ -16,7 +16,7 @@ from pydantic import Field
 from engine.actions import Action, Kind, one_card_actions
 from engine.cards import RANKS_32, Card, Rank, Suit, full_deck
 from engine.core import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin, shuffle
-from engine.registry import Variant, check_layout, register
+from engine.registry import check_layout
 
 DECK: tuple[Card, ...] = full_deck(RANKS_32)  # K2; the Rank values already run 7 8 9 10 U O K A
 KOZEL = Card(Suit.SPADES, Rank.QUEEN)  # the green svršek
@@ -195,18 +195,3 @@ class CzechState(GameState):
 
     def _view_extra(self, seat: int | None) -> dict[str, Any]:
         return {"talon_size": len(self.talon), "doubled": self.doubled}
-
-
-VARIANT = register(
-    Variant(
-        name="czech",
-        title="Czech Kozel",
-        state_class=CzechState,
-        options_model=CzechOptions,
-        players=(3, 4, 5, 6),
-        deck=DECK,
-        card_points=tuple(PENALTY),
-        core="engine.compiled.czech",
-        aliases=("cz", "чешский", "чех", "cesky", "český"),
-    )
-)

@@ -20,7 +20,7 @@ from engine.core import (
     deal_round_robin,
     shuffle,
 )
-from engine.registry import Variant, check_layout, register
+from engine.registry import check_layout
 
 DECK: tuple[Card, ...] = full_deck(RANKS_36)  # F2
 HAND_SIZE = 4  # F4
@@ -408,18 +408,3 @@ class FourCardState(GameState):
 
     def situation(self) -> str:
         return f"{super().situation()}, trump {self.trump.symbol}, stock {len(self.stock)}"
-
-
-VARIANT = register(
-    Variant(
-        name="four_card",
-        title="Four-card Kozel",
-        state_class=FourCardState,
-        options_model=FourCardOptions,
-        players=(4,),
-        deck=DECK,
-        card_points=tuple(POINTS),
-        aliases=("4", "four", "4card", "yard", "четыре", "4карты"),
-        core="engine.compiled.four_card",
-    )
-)

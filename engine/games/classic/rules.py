@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Literal
 from engine.actions import Action, Kind, one_card_actions
 from engine.cards import RANKS_32, RANKS_36, Card, Rank, Suit, full_deck, parse_cards
 from engine.core import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin, shuffle
-from engine.registry import Variant, check_layout, register
+from engine.registry import check_layout
 
 DECK_36: tuple[Card, ...] = full_deck(RANKS_36)
 DECK_32: tuple[Card, ...] = full_deck(RANKS_32)
@@ -316,18 +316,3 @@ class ClassicState(GameState):
             "trump_lead_banned": tuple(self.banned),
             "exchange": exchange,
         }
-
-
-VARIANT = register(
-    Variant(
-        name="classic",
-        title="Classic Kozel",
-        state_class=ClassicState,
-        options_model=ClassicOptions,
-        players=(4,),
-        deck=DECK_36,
-        card_points=tuple(POINTS),
-        core="engine.compiled.classic",
-        aliases=("классика", "klassik", "классический", "klasický", "klasicky"),
-    )
-)

@@ -1,0 +1,26 @@
+"""Classic Kozel, jacks, queens and clubs are trumps: rules C1–C14 of this package's rules.md."""
+
+from engine.games.classic import heuristics, worlds
+from engine.games.classic.rules import DECK_36, POINTS, ClassicOptions, ClassicState
+from engine.players.contract import ComputerPlay, SearchTuning
+from engine.registry import Variant, register
+
+GAME = register(
+    Variant(
+        name="classic",
+        title="Classic Kozel",
+        state_class=ClassicState,
+        options_model=ClassicOptions,
+        players=(4,),
+        deck=DECK_36,
+        card_points=tuple(POINTS),
+        computer=ComputerPlay(
+            heuristic=heuristics.choose,
+            build_world=worlds.build,
+            tuning=SearchTuning(tree=False, weighted=True, racing=True),
+            infer=worlds.infer,
+        ),
+        aliases=("классика", "klassik", "классический", "klasický", "klasicky"),
+        core="engine.compiled.classic",
+    )
+)

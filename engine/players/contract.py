@@ -1,0 +1,107 @@
+"""What a game gives its computer players (``Variant.computer``): its heuristics, how a sampled world of it
+is built, and how the searches are tuned for it.  The players themselves know no game: they ask the game
+of the view they are given.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+from engine.actions import Action, Kind
+from engine.cards import Card
+from engine.core import GameState, TrickRecord, View
+from engine.registry import find_variant
+
+if TYPE_CHECKING:
+    from engine.players.worlds import Knowledge
+
+
+class PlayOnTable(Protocol):
+    """A play in the current trick, as an action (search) or as a seen play (a view)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def kind(self) -> Kind: ...
+    @property
+    def cards(self) -> tuple[Card, ...]: ...
+
+
+class Situation(NamedTuple):
+    """What a heuristic looks at: one seat's hand and choices and the trick on the table."""
+
+    seat: int
+    to_move: int | None
+    num_players: int
+    hand: Sequence[Card]
+    legal: Sequence[Action]
+    trick: Sequence[PlayOnTable]
+    top: int | None  # the index in the trick of the play that is winning it, where the game marks one
+    trump: int | None  # the trump suit, where the game has one chosen for the deal
+
+    @classmethod
+    def of_view(cls, view: View) -> Situation:
+        assert view.seat is not None
+        return cls(
+            view.seat, view.to_move, view.num_players, view.hand, view.legal, view.trick, view.trick_top, view.trump
+        )
+
+    @classmethod
+    def of_state(cls, state: GameState, seat: int) -> Situation:
+        return cls(
+            seat,
+            state.to_move,
+            state.num_players,
+            state.hands[seat],
+            state.legal_actions(seat),
+            state.trick,
+            state._trick_top(),
+            getattr(state, "trump", None),
+        )
+
+
+# One of the situation's legal actions, or None when it is not the seat's turn and it prefers to wait; the
+# flag says the choice is made inside a search's playout, where announcements before the lead are not made.
+Heuristic = Callable[[Situation, bool], Action | None]
+
+# A complete state of the game from a seat's knowledge and the hidden cards just placed: the hands, the
+# tricks of the deal so far and the current trick, with their face-down cards filled in.
+WorldBuilder = Callable[["Knowledge", list[list[Card]], list[TrickRecord], list[Action], random.Random], GameState]
+
+# What a seat knows of a deal beyond what every game shares (face-up cards, voids, hand sizes): the game adds
+# it to the knowledge being built (cards certainly in a hand, voids) before the hidden cards are counted.
+Inference = Callable[["Knowledge", set[Card]], None]
+
+
+def no_inference(knowledge: Knowledge, placed: set[Card]) -> None:
+    """A game whose play tells nothing beyond what every game shares."""
+
+
+@dataclass(frozen=True)
+class SearchTuning:
+    """How the searches play a game, as the arena measured best (docs/players.md)."""
+
+    tree: bool  # the ``strong`` level searches a tree (``engine.players.search``) rather than flat
+    weighted: bool  # worlds are weighted by how likely the others' plays make them (``search.likelihood``)
+    racing: bool  # the flat search drops candidates that trail clearly (``engine.players.flat``)
+
+
+@dataclass(frozen=True)
+class ComputerPlay:
+    heuristic: Heuristic
+    build_world: WorldBuilder
+    tuning: SearchTuning
+    infer: Inference = no_inference
+
+
+def heuristic(variant: str) -> Heuristic:
+    """The game's hand-written heuristics (the ``basic`` level, and the search's playouts)."""
+    return find_variant(variant).computer.heuristic
+
+
+def tuning(variant: str) -> SearchTuning:
+    """How the searches play the game."""
+    return find_variant(variant).computer.tuning
