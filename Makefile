@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 .PHONY: run test test-reference mutants lint bench simulate clean lock
 
 # The exact versions, with their hashes, come from requirements-dev.txt (made by `make lock`).
-$(STAMP): pyproject.toml setup.py requirements-dev.txt $(wildcard engine/compiled/*.c engine/compiled/*.h)
+$(STAMP): pyproject.toml setup.py requirements-dev.txt $(wildcard engine/compiled/*.h engine/games/*/*.c engine/games/*/*.h)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet --require-hashes -r requirements-dev.txt
@@ -34,7 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.speed
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build engine/compiled/*.so
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build engine/games/*/*.so
 
 lock: $(STAMP)  ## pin the exact versions of pyproject.toml's dependencies, with hashes, for every platform
 	$(BIN)/pip install --quiet uv

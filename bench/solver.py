@@ -7,7 +7,7 @@ Positions at the start of a trick of deals played by the basic heuristics up to 
 and the nodes per second over all of them.  Four-card Kozel from trick 4 (its stock makes the early tricks far
 larger than the last ones), classic Kozel from tricks 1, 3 and 5 of a second deal and Czech Kozel (four
 players) from tricks 1, 3 and 5, trick 1 with a tenth of the positions (a solve there takes seconds).  Each
-game's core module names its tricks (``BENCH_TRICKS``).
+game's compiled core names its tricks (``BENCH.tricks``).
 """
 
 from __future__ import annotations
@@ -20,21 +20,21 @@ import time
 from typing import Any
 
 from engine import find_variant
-from engine.compiled import of
+from engine.compiled import load
 from engine.players.search import heuristic_step
 from engine.registry import variant_names
 
 
 def positions(game: str, count: int, trick: int, seed: int) -> list[bytes]:
     """``count`` positions at the start of trick ``trick`` of deals played by the heuristics, in card play,
-    in the deal the game's core module names (``BENCH_DEAL``)."""
+    in the deal the game's core module names (``BENCH.deal``)."""
     variant, rng = find_variant(game), random.Random(seed)
-    module = of(variant)
+    module = load(variant)
     assert module is not None
     found: list[bytes] = []
     while len(found) < count:
         state = variant.new_game(rng.getrandbits(40), {})
-        while len(state.deals) < module.BENCH_DEAL and state.outcome is None:
+        while len(state.deals) < module.BENCH.deal and state.outcome is None:
             heuristic_step(state)
         deal = len(state.deals)
         while len(state.deals) == deal and (
@@ -47,10 +47,10 @@ def positions(game: str, count: int, trick: int, seed: int) -> list[bytes]:
 
 
 def measure(game: str, trick: int, count: int, seed: int) -> dict[str, Any]:
-    module = of(find_variant(game))
+    module = load(find_variant(game))
     assert module is not None
     times, nodes = [], []
-    for data in positions(game, max(count // module.BENCH_FEWER.get(trick, 1), 2), trick, seed + trick):
+    for data in positions(game, max(count // module.BENCH.fewer.get(trick, 1), 2), trick, seed + trick):
         started = time.perf_counter()
         _, searched = module.solve(data)
         times.append(time.perf_counter() - started)
@@ -72,13 +72,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
-    solved = [name for name in variant_names() if find_variant(name).core]
+    solved = [name for name in variant_names() if find_variant(name).compiled]
     parser.add_argument("--games", nargs="+", default=solved, choices=solved)
     args = parser.parse_args()
     for game in args.games:
-        module = of(find_variant(game))
+        module = load(find_variant(game))
         assert module is not None
-        for trick in module.BENCH_TRICKS:
+        for trick in module.BENCH.tricks:
             print(json.dumps(measure(game, trick, args.positions, args.seed)), flush=True)
 
 

@@ -11,7 +11,7 @@ the figure is what the rules cost.
 Prints one JSON line per game and configuration with the best of R runs (the machine is shared and noisy;
 the best run is the closest to what the code costs): ``deals_per_second`` by the wall clock, and
 ``cpu_deals_per_second`` by the process's CPU time, which other processes on a busy machine disturb less.
-A game with a compiled core (``Variant.core``) gets a second line, ``"engine": "core"``: the core plays
+A game with a compiled core (``Variant.compiled``) gets a second line, ``"engine": "core"``: the core plays
 deals from its own shuffles, each step a uniformly random choice among every seat's legal actions, as the
 pure engine's random play does (the differential tests hold the two to the same rules); ``times_pure`` is its
 CPU figure over the pure engine's in the same run.  The target of issue 32 is 4.5 times the pure engine's
@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 from engine import find_variant
-from engine.compiled import of
+from engine.compiled import load
 from engine.simulate import simulate
 
 CORE_TARGET = 4.5  # the core's random deals per second over the pure engine's (issue 32)
@@ -69,7 +69,7 @@ def main() -> None:
             "actions_per_deal": round(best["actions"] / best["deals"], 1),
         }
         print(json.dumps(line), flush=True)
-        core = of(find_variant(name))
+        core = load(find_variant(name))
         if core is not None and core.plays_random(options):
             figures = core_line(core, name, options, deals=args.deals * 50, repeat=args.repeat, pure_cpu=pure_cpu)
             print(json.dumps(figures), flush=True)

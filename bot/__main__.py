@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from bot.app import ALLOWED_UPDATES, build_application, settle_heap, stop_on_signals, webhook_options
 from bot.config import Settings, explain
 from bot.logs import configure
-from engine.compiled import CoreMissingError, core
+from engine.compiled import CoreMissingError, check_built
 from playground.runner import run as run_playground
 
 
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bad configuration:\n{explain(exc)}", file=sys.stderr)
         return 2
     try:
-        core()  # the computer players' search needs it: no weaker player stands in for a missing build
+        check_built()  # the computer players' search needs it: no weaker player stands in for a missing build
     except CoreMissingError as exc:
         print(f"cannot start: {exc}", file=sys.stderr)
         return 2

@@ -29,7 +29,12 @@ class Variant:
     card_points: tuple[int, ...]
     computer: ComputerPlay  # what its computer players need of it
     aliases: tuple[str, ...] = ()  # other names people type for this game (lower case, no spaces)
-    core: str | None = None  # the module of its compiled search core (``engine.compiled.of``), if it has one
+    compiled: str | None = None  # the bridge module of its compiled search core (``engine.compiled.load``), if any
+
+    @property
+    def package(self) -> str:
+        """The game's package, which holds everything particular to it (``engine.games.czech``)."""
+        return self.state_class.__module__.rpartition(".")[0]
 
     @property
     def teams(self) -> bool:

@@ -5,25 +5,19 @@ position, the same position after every step and the same deal scores, over rand
 from __future__ import annotations
 
 import functools
-import importlib.machinery
-import importlib.util
 import random
-import shutil
-import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from engine import Action, Card, Kind, Suit, find_variant
-from engine.compiled import core
-from engine.compiled import four_card as fc
 from engine.core import Layout
+from engine.games.four_card import compiled as fc
 from engine.games.four_card.rules import DECK, FourCardState
+from tests.builds import build, plant, sources_of
 
-SOURCES = Path(fc.__file__).parent
+GAME = find_variant("four_card")
 
 
 def norm(action: Action) -> tuple[int, str, frozenset[int]]:
@@ -105,55 +99,20 @@ def test_the_cores_random_deals_keep_the_card_points() -> None:
 
 
 MUTANTS = {  # rule: (the core's file, what it says, a plausible mistake)
-    "F6": ("four_card.c", "|| (!same && SUIT(x) == trump)", "|| (!same && SUIT(y) == trump)"),
-    "F8": ("four_card.c", "if (popcount(sub) != size) continue;", "if (popcount(sub) > size) continue;"),
-    "F9": ("four_card.c", "int winner = s->plays[s->top].seat", "int winner = s->plays[0].seat"),
-    "F10": ("four_card.c", "return s->answered == 0 && distance < leader;", "return distance < leader;"),
-    "F11": ("four_card.c", "s->hand[(winner + i) % 4] |= 1ULL", "s->hand[(winner + 1 + i) % 4] |= 1ULL"),
-    "F14": ("four_card.c", "if (tricks == 0) return 6;", "if (tricks <= 1) return 6;"),
-    "solver: F14": ("four_card_solve.c", "return points[0] - points[1] - 15 * (score[0] - score[1]);",
+    "F6": ("rules.c", "|| (!same && SUIT(x) == trump)", "|| (!same && SUIT(y) == trump)"),
+    "F8": ("rules.c", "if (popcount(sub) != size) continue;", "if (popcount(sub) > size) continue;"),
+    "F9": ("rules.c", "int winner = s->plays[s->top].seat", "int winner = s->plays[0].seat"),
+    "F10": ("rules.c", "return s->answered == 0 && distance < leader;", "return distance < leader;"),
+    "F11": ("rules.c", "s->hand[(winner + i) % 4] |= 1ULL", "s->hand[(winner + 1 + i) % 4] |= 1ULL"),
+    "F14": ("rules.c", "if (tricks == 0) return 6;", "if (tricks <= 1) return 6;"),
+    "solver: F14": ("solve.c", "return points[0] - points[1] - 15 * (score[0] - score[1]);",
                     "return points[0] - points[1];"),
-    "solver: the bounds": ("four_card_solve.c", "int left = 120 - s->points[0] - s->points[1];",
+    "solver: the bounds": ("solve.c", "int left = 120 - s->points[0] - s->points[1];",
                            "int left = fc_card_points(s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3]);"),
 }
-SOURCE_FILES = tuple(sorted(p.name for p in SOURCES.iterdir() if p.suffix in (".c", ".h")))
-
-
-def build(source_dir: Path, out: Path) -> ModuleType:
-    """Compile the core from ``source_dir`` into ``out`` and load it (beside the installed one)."""
-    target = out / f"_core{sysconfig.get_config_var('EXT_SUFFIX')}"
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    sources = [str(source_dir / name) for name in SOURCE_FILES if name.endswith(".c")]
-    subprocess.run(
-        [compiler, "-O1", "-shared", "-fPIC", f"-I{sysconfig.get_paths()['include']}", "-o", str(target), *sources],
-        check=True, capture_output=True,
-    )
-    installed = core()  # loading another build registers it under the same name: the installed one stays
-    loader = importlib.machinery.ExtensionFileLoader("engine.compiled._core", str(target))
-    spec = importlib.util.spec_from_file_location("engine.compiled._core", target, loader=loader)
-    assert spec is not None
-    try:
-        module = importlib.util.module_from_spec(spec)
-        loader.exec_module(module)
-    finally:
-        sys.modules["engine.compiled._core"] = installed
-    assert module is not installed
-    return module
-
-
-def plant(file: str, original: str, mistake: str, tmp_path: Path) -> ModuleType:
-    """A build of the core with one mistake planted in a copy of its sources."""
-    for name in SOURCE_FILES:
-        shutil.copy(SOURCES / name, tmp_path / name)
-    code = (tmp_path / file).read_text()
-    assert code.count(original) == 1, f"the core no longer says {original!r}: update the mutant"
-    (tmp_path / file).write_text(code.replace(original, mistake))
-    return build(tmp_path, tmp_path)
-
-
 @pytest.mark.parametrize("rule", sorted(MUTANTS))
 def test_a_rule_bug_planted_in_the_core_fails_the_comparison(rule: str, tmp_path: Path) -> None:
-    mutant = plant(*MUTANTS[rule], tmp_path)
+    mutant = plant(GAME, *MUTANTS[rule], tmp_path)
 
     def seen() -> bool:
         solved = [fc.solve(fc.encode(fc.position(state)), mutant)[0] for state, _ in SOLVED()]
@@ -166,7 +125,7 @@ def test_a_rule_bug_planted_in_the_core_fails_the_comparison(rule: str, tmp_path
 
 def test_a_build_of_the_cores_sources_as_they_are_passes_the_comparison(tmp_path: Path) -> None:
     """What the mutants are built by changes nothing by itself."""
-    clean = build(SOURCES, tmp_path)
+    clean = build(GAME, sources_of(GAME), tmp_path)
     assert differences(100, 20261201, clean) == [] == differences(50, 20261202, clean, stacked=True)
     assert [fc.solve(fc.encode(fc.position(state)), clean)[0] for state, _ in SOLVED()] == [
         value for _, value in SOLVED()

@@ -17,9 +17,9 @@ import pytest
 
 from engine import find_variant
 from engine.actions import Kind
-from engine.compiled import classic as cc
+from engine.games.classic import compiled as cc
 from engine.games.classic.rules import QUEEN_OF_CLUBS, SIX_OF_CLUBS, ClassicState
-from tests.test_compiled import plant
+from tests.builds import plant
 
 OPTION_SETS: list[dict[str, object]] = [
     {},
@@ -92,27 +92,27 @@ def test_the_cores_random_classic_deals_keep_the_card_points() -> None:
 
 
 MUTANTS = {  # rule: (the core's file, what it says, a plausible mistake)
-    "C3": ("classic.c", "{HEARTS, 12}, {SPADES, 12}, {CLUBS, 12}", "{SPADES, 12}, {HEARTS, 12}, {CLUBS, 12}"),
-    "C8": ("classic.c", "allowed = hand & 1ULL << ACE_OF_DIAMONDS;", "allowed = hand;"),
-    "C9": ("classic.c", "if (plain) allowed = plain;", "(void)plain;"),
-    "C10": ("classic.c", "uint64_t follow = of_suit(hand, esuit[s->play_card[0]]);",
+    "C3": ("rules.c", "{HEARTS, 12}, {SPADES, 12}, {CLUBS, 12}", "{SPADES, 12}, {HEARTS, 12}, {CLUBS, 12}"),
+    "C8": ("rules.c", "allowed = hand & 1ULL << ACE_OF_DIAMONDS;", "allowed = hand;"),
+    "C9": ("rules.c", "if (plain) allowed = plain;", "(void)plain;"),
+    "C10": ("rules.c", "uint64_t follow = of_suit(hand, esuit[s->play_card[0]]);",
             "uint64_t follow = hand & 0xFFFFULL << (s->play_card[0] & 48);"),
-    "C11": ("classic.c", "(esuit[c] == led || esuit[c] == TRUMPS) && power[c] > best",
+    "C11": ("rules.c", "(esuit[c] == led || esuit[c] == TRUMPS) && power[c] > best",
             "esuit[c] == led && power[c] > best"),
-    "C12": ("classic.c", "queen % 2 != six % 2", "queen != six"),
-    "C13 pairs": ("classic.c", "p >= 91 ? 4 : p >= 61 ? 2 : 0", "p >= 91 ? 4 : p >= 60 ? 2 : 0"),
-    "C13 eggs": ("classic.c", "+= 2 * eggs_pending", "+= eggs_pending"),
-    "C13 all tricks": ("classic.c", "int taker = s->tricks[0] ? 0 : 1;", "int taker = s->tricks[1] ? 0 : 1;"),
-    "solver: equivalent cards": ("classic_solve.c", "&& points[d] == points[card] &&", "&&"),
-    "solver: the bound of a caught queen": ("classic_solve.c", "widen(range, -15 * (4 + 2 * s->eggs_pending));", ""),
-    "solver: the bound of every trick to one team": ("classic_solve.c", "if (s->lose_series && !s->tricks[0])",
+    "C12": ("rules.c", "queen % 2 != six % 2", "queen != six"),
+    "C13 pairs": ("rules.c", "p >= 91 ? 4 : p >= 61 ? 2 : 0", "p >= 91 ? 4 : p >= 60 ? 2 : 0"),
+    "C13 eggs": ("rules.c", "+= 2 * eggs_pending", "+= eggs_pending"),
+    "C13 all tricks": ("rules.c", "int taker = s->tricks[0] ? 0 : 1;", "int taker = s->tricks[1] ? 0 : 1;"),
+    "solver: equivalent cards": ("solve.c", "&& points[d] == points[card] &&", "&&"),
+    "solver: the bound of a caught queen": ("solve.c", "widen(range, -15 * (4 + 2 * s->eggs_pending));", ""),
+    "solver: the bound of every trick to one team": ("solve.c", "if (s->lose_series && !s->tricks[0])",
                                                       "if (0)"),
 }
 
 
 @pytest.mark.parametrize("rule", sorted(MUTANTS))
 def test_a_rule_bug_planted_in_the_classic_core_fails_the_comparison(rule: str, tmp_path: Path) -> None:
-    mutant = plant(*MUTANTS[rule], tmp_path)
+    mutant = plant(find_variant("classic"), *MUTANTS[rule], tmp_path)
 
     def seen() -> bool:
         if [cc.solve(cc.encode(cc.position(state)), mutant)[0] for state, _ in SOLVED()] != [v for _, v in SOLVED()]:

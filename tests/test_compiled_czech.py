@@ -16,9 +16,9 @@ import pytest
 from engine import find_variant
 from engine.actions import Kind
 from engine.cards import Card
-from engine.compiled import czech as cz
+from engine.games.czech import compiled as cz
 from engine.games.czech.rules import KOZEL, CzechState
-from tests.test_compiled import plant
+from tests.builds import plant
 
 PLAYERS = (3, 4, 5, 6)
 
@@ -84,22 +84,22 @@ def test_the_cores_random_czech_deals_hand_out_the_penalty_points() -> None:
 
 
 MUTANTS = {  # rule: (the core's file, what it says, a plausible mistake)
-    "K4 follow": ("czech.c", "uint64_t follow = hand & SUIT_MASK(s->play_card[0] >> 4);",
+    "K4 follow": ("rules.c", "uint64_t follow = hand & SUIT_MASK(s->play_card[0] >> 4);",
                   "uint64_t follow = hand & SUIT_MASK(s->play_card[s->nplays - 1] >> 4);"),
-    "K4 winner": ("czech.c", "if (c >> 4 == led && c > best)", "if (c > best)"),
-    "K5": ("czech.c", "((cards >> KOZEL & 1) ? 13 : 0)", "((cards >> KOZEL & 1) ? 12 : 0)"),
-    "K6": ("czech.c", "int factor = s->doubled ? 2 : 1", "int factor = 1"),
-    "K7": ("czech.c", "(i == taker ? 0 : 21 * factor)", "(i == taker ? 0 : 20 * factor)"),
-    "solver: equivalent cards": ("czech_solve.c", " && cz_penalty(1ULL << d) == cz_penalty(1ULL << card)", ""),
-    "solver: the penalties in the key": ("czech_solve.c", "h = mix(mix(h, s->hand[i]), (uint64_t)s->penalty[i]);",
+    "K4 winner": ("rules.c", "if (c >> 4 == led && c > best)", "if (c > best)"),
+    "K5": ("rules.c", "((cards >> KOZEL & 1) ? 13 : 0)", "((cards >> KOZEL & 1) ? 12 : 0)"),
+    "K6": ("rules.c", "int factor = s->doubled ? 2 : 1", "int factor = 1"),
+    "K7": ("rules.c", "(i == taker ? 0 : 21 * factor)", "(i == taker ? 0 : 20 * factor)"),
+    "solver: equivalent cards": ("solve.c", " && cz_penalty(1ULL << d) == cz_penalty(1ULL << card)", ""),
+    "solver: the penalties in the key": ("solve.c", "h = mix(mix(h, s->hand[i]), (uint64_t)s->penalty[i]);",
                                          "h = mix(h, s->hand[i]);"),
-    "solver: paranoid": ("czech_solve.c", "int maximize = s->to_move == seat", "int maximize = s->to_move % 2 == seat % 2"),
+    "solver: paranoid": ("solve.c", "int maximize = s->to_move == seat", "int maximize = s->to_move % 2 == seat % 2"),
 }
 
 
 @pytest.mark.parametrize("rule", sorted(MUTANTS))
 def test_a_rule_bug_planted_in_the_czech_core_fails_the_comparison(rule: str, tmp_path: Path) -> None:
-    mutant = plant(*MUTANTS[rule], tmp_path)
+    mutant = plant(find_variant("czech"), *MUTANTS[rule], tmp_path)
 
     def seen() -> bool:
         solved = [cz.solve(cz.encode(cz.position(state)), seat, mutant)[0] for state, seat, _ in SOLVED()]

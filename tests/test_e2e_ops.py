@@ -21,7 +21,7 @@ import aiohttp
 import pytest
 
 import bot.__main__ as entry
-from engine import GameState
+from engine import GameState, find_variant, variant_names
 from playground.botapi import BotApiServer, Limits
 from storage import GameRow, Storage
 from storage.maintenance import backup, check
@@ -364,7 +364,10 @@ def test_a_missing_compiled_core_stops_the_start_and_says_what_to_do(
     with weaker computer players, it stops and says how to build it."""
     (tmp_path / ".env").write_text("BOT_TOKEN=123:x\n")
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setitem(sys.modules, "engine.compiled._core", None)  # its import fails, as when it was not built
+    game = next(v for v in map(find_variant, variant_names()) if v.compiled is not None)
+    monkeypatch.setitem(sys.modules, f"{game.package}._compiled", None)  # its import fails, as when it was not built
+    monkeypatch.delattr(sys.modules[game.package], "_compiled", raising=False)
+    monkeypatch.delitem(sys.modules, str(game.compiled), raising=False)  # and its bridge is imported again
 
     def started(*args: object, **kwargs: object) -> None:
         raise AssertionError("the bot started without its compiled core")
@@ -372,5 +375,5 @@ def test_a_missing_compiled_core_stops_the_start_and_says_what_to_do(
     monkeypatch.setattr(entry, "build_application", started)
     assert entry.main([]) == 2
     said = capsys.readouterr().err
-    assert "cannot start: the compiled search core (engine/compiled) is not built" in said
+    assert f"cannot start: the compiled search core of {game.title} (engine/games/" in said and "is not built" in said
     assert "install a C compiler" in said

@@ -9,12 +9,12 @@ from itertools import count
 import pytest
 
 from engine import GameState, Kind, find_variant
-from engine.compiled import NoSolverError, Solver
+from engine.compiled import CompiledGame, NoSolverError
 from engine.players import ExpertPlayer, find_player
 from tests.helpers import GAME_CONFIGS
 from tests.test_players import first_position_with
 
-SOLVED_GAMES = [(v, o) for v, o in GAME_CONFIGS if find_variant(v).core]
+SOLVED_GAMES = [(v, o) for v, o in GAME_CONFIGS if find_variant(v).compiled]
 
 
 @pytest.mark.parametrize(("variant", "options"), SOLVED_GAMES)
@@ -44,7 +44,7 @@ def test_expert_plays_two_deals_legally(variant: str, options: dict[str, object]
 def test_expert_has_no_play_in_a_game_without_a_core(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game registered without a compiled core has no expert: it says so rather than play as another level."""
     czech = find_variant("czech")
-    monkeypatch.setattr("engine.compiled.find_variant", lambda name: dataclasses.replace(czech, core=None))
+    monkeypatch.setattr("engine.compiled.find_variant", lambda name: dataclasses.replace(czech, compiled=None))
     state = czech.new_game(4, {"players": 4})
     seat = state.to_move
     assert seat is not None
@@ -68,7 +68,7 @@ def rigged(kind: Kind, value: float) -> object:
     """A stand-in for the solver's valuation: a deal in which ``kind`` was announced is worth ``value`` to
     the announcer's side, any other nothing."""
 
-    def worth(game: Solver, state: GameState, seat: int, deal: int, *, waiting: bool, same_world: bool) -> float:
+    def worth(game: CompiledGame, state: GameState, seat: int, deal: int, *, waiting: bool, same_world: bool) -> float:
         announcer = next((a.seat for a in state.history if a.kind is kind), None)
         if announcer is None:
             return 0.0

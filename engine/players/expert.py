@@ -3,7 +3,7 @@
 It is ``strong``'s flat search of the team games (``engine.players.flat``: rounds of one sampled world in
 which every candidate still in the race is valued, worlds weighted by how well they explain the others' play,
 racing, the announcements C6, C7 and K6 searched like any card) with another valuation.  A candidate is
-valued by the game's exact solver in the compiled core (``engine.compiled.Solver``): alpha-beta over the
+valued by the game's exact solver in the compiled core (``engine.compiled.CompiledGame``): alpha-beta over the
 rules' own moves, every card of the world known, every seat taken to play its best.  Where an exact solve
 would still be too dear, the deal goes on with the basic heuristics for every seat until it is cheap, and is
 solved from there.
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.actions import Action
-from engine.compiled import Solver, solver
+from engine.compiled import CompiledGame, solver
 from engine.core import GameState, View
 from engine.players.flat import FlatSearch, Leaf
 from engine.players.search import heuristic_step
@@ -44,7 +44,7 @@ class ExpertPlayer(FlatSearch):
         return leaf
 
 
-def worth(game: Solver, state: GameState, seat: int, deal: int, *, waiting: bool, same_world: bool) -> float:
+def worth(game: CompiledGame, state: GameState, seat: int, deal: int, *, waiting: bool, same_world: bool) -> float:
     """Deal number ``deal`` valued for ``seat``: played on by the heuristics until the solver can afford it,
     then solved exactly; the deal may already be over."""
     while len(state.deals) == deal and state.outcome is None and not game.solvable(state):

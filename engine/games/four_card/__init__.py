@@ -1,5 +1,7 @@
 """Four-card Kozel (yard rules): rules F1–F16 of this package's rules.md."""
 
+from typing import TYPE_CHECKING
+
 from engine.games.four_card import heuristics, worlds
 from engine.games.four_card.rules import DECK, POINTS, FourCardOptions, FourCardState
 from engine.players.contract import ComputerPlay, SearchTuning
@@ -20,6 +22,12 @@ GAME = register(
             tuning=SearchTuning(tree=False, weighted=False, racing=False),
         ),
         aliases=("4", "four", "4card", "yard", "четыре", "4карты"),
-        core="engine.compiled.four_card",
+        compiled="engine.games.four_card.compiled",
     )
 )
+
+if TYPE_CHECKING:  # the type checker holds the bridge to what the searches ask of a compiled core
+    from engine.compiled import CompiledGame
+    from engine.games.four_card import compiled
+
+    _bridge: CompiledGame = compiled

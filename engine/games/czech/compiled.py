@@ -8,16 +8,17 @@ taken to play to hurt him, which a deal of each for himself makes a cautious est
 from __future__ import annotations
 
 from array import array
+from collections.abc import Mapping
 from types import ModuleType
 from typing import NamedTuple
 
 from engine.cards import Card
-from engine.compiled import core
-from engine.compiled.four_card import cards_of, mask
+from engine.compiled import SolverBench, cards_of, mask
 from engine.core import GameState
+from engine.games.czech import _compiled
 from engine.games.czech.rules import CzechState, penalty_points
 
-WORDS = 42  # int64 values in a position (engine/compiled/_core.c reads them in this order)
+WORDS = 42  # int64 values in a position (_compiled.c reads them in this order)
 SEATS = 6  # K1: at most
 
 
@@ -88,19 +89,19 @@ def decode(data: bytes) -> Position:
 
 def legal(data: bytes, lib: ModuleType | None = None) -> list[Card]:
     """The cards the seat to move may play, by the core (``lib``: another build of it)."""
-    return [Card.from_code(code) for code in (lib or core()).czech_legal(data)]
+    return [Card.from_code(code) for code in (lib or _compiled).legal(data)]
 
 
 def step(data: bytes, card: Card, lib: ModuleType | None = None) -> tuple[bytes, bool]:
     """The position after the seat to move plays ``card`` (which the core checks is legal), and whether the
     deal is over."""
-    result: tuple[bytes, bool] = (lib or core()).czech_step(data, int(card))
+    result: tuple[bytes, bool] = (lib or _compiled).step(data, int(card))
     return result
 
 
 def random_deals(deals: int, players: int, seed: int) -> tuple[int, int]:
     """Random deals from random shuffles in the core: (cards played, penalty points of all players)."""
-    result: tuple[int, int] = core().czech_random_deals(deals, players, seed)
+    result: tuple[int, int] = _compiled.random_deals(deals, players, seed)
     return result
 
 
@@ -108,28 +109,27 @@ def solve(data: bytes, seat: int = 0, lib: ModuleType | None = None, same_world:
     """The exact worth to ``seat`` of the position with every card known, the others playing together against
     him, by the core's solver: (value, nodes searched).  The value is ``CzechState.deal_value`` times the
     number of players less one (whole numbers)."""
-    result: tuple[int, int] = (lib or core()).czech_solve(data, seat, same_world)
+    result: tuple[int, int] = (lib or _compiled).solve(data, seat, same_world)
     return result
 
 
-def plays_random(options: dict[str, object]) -> bool:
+def plays_random(options: Mapping[str, object]) -> bool:
     """bench.speed: the core plays random deals of any number of players."""
     return set(options) <= {"players"}
 
 
-def random_play(deals: int, seed: int, options: dict[str, object]) -> int:
+def random_play(deals: int, seed: int, options: Mapping[str, object]) -> int:
     """bench.speed: random deals played by the core; the cards played."""
     players = options.get("players", 4)
     assert isinstance(players, int)
     return random_deals(deals, players, seed)[0]
 
 
-# --- for the search over sampled worlds (engine.compiled.Solver) and bench.solver --------------------------
+# --- for the search over sampled worlds (engine.compiled.CompiledGame) and bench.solver -------------------
 
 SOLVE_CARDS = 20  # cards left in the hands from which a solve takes milliseconds (bench.solver)
-BENCH_TRICKS = (1, 3, 5)  # bench.solver: the tricks solved from
-BENCH_DEAL = 0  # bench.solver: the deal its positions come from
-BENCH_FEWER = {1: 10}  # bench.solver: a solve from trick 1 takes longest, so a tenth of the positions
+# bench.solver: a solve from trick 1 takes longest, so a tenth of the positions there
+BENCH = SolverBench(tricks=(1, 3, 5), deal=0, fewer={1: 10})
 
 
 def encode_state(state: GameState) -> bytes:

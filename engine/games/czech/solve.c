@@ -1,7 +1,7 @@
 /* An exact solver of a Czech Kozel position with every card known, for one seat against the others together
  * (the paranoid view: every other player plays to hurt him): alpha-beta with a transposition table,
  * equivalent cards searched once, and the best card found tried first when the position comes again. */
-#include "czech.h"
+#include "rules.h"
 #include "table.h"
 
 static long nodes;

@@ -4,26 +4,20 @@ core's actions as the engine's."""
 from __future__ import annotations
 
 from array import array
+from collections.abc import Mapping
 from types import ModuleType
 from typing import NamedTuple
 
 from engine.actions import Action, Kind
 from engine.cards import Card
-from engine.compiled import core
+from engine.compiled import SolverBench, cards_of, mask
 from engine.core import GameState
+from engine.games.four_card import _compiled
 from engine.games.four_card.rules import FourCardState, card_points
 
 KINDS = (Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.MOLODKA)  # the core's kind numbers, in order
 KIND_NUMBERS = {kind: number for number, kind in enumerate(KINDS)}
-WORDS = 49  # int64 values in a position (engine/compiled/_core.c reads them in this order)
-
-
-def mask(cards: tuple[Card, ...] | list[Card]) -> int:
-    return sum(1 << card for card in cards)
-
-
-def cards_of(bits: int) -> tuple[Card, ...]:
-    return tuple(Card.from_code(code) for code in range(64) if bits >> code & 1)
+WORDS = 49  # int64 values in a position (_compiled.c reads them in this order)
 
 
 class Position(NamedTuple):
@@ -97,13 +91,13 @@ def decode(data: bytes) -> Position:
 
 def legal(data: bytes, lib: ModuleType | None = None) -> list[Action]:
     """Every seat's legal actions in the position, by the core (``lib``: another build of it)."""
-    found = (lib or core()).four_card_legal(data)
+    found = (lib or _compiled).legal(data)
     return [Action(seat, KINDS[kind], cards_of(bits)) for seat, kind, bits in found]
 
 
 def step(data: bytes, action: Action, lib: ModuleType | None = None) -> tuple[bytes, bool]:
     """The position after ``action`` (which the core checks is legal), and whether the deal is over."""
-    result: tuple[bytes, bool] = (lib or core()).four_card_step(
+    result: tuple[bytes, bool] = (lib or _compiled).step(
         data, action.seat, KIND_NUMBERS[action.kind], mask(action.cards)
     )
     return result
@@ -111,12 +105,12 @@ def step(data: bytes, action: Action, lib: ModuleType | None = None) -> tuple[by
 
 def defeat_points(points: int, tricks: int, lib: ModuleType | None = None) -> int:
     """F14 by the core: the losing team's penalty points."""
-    return int((lib or core()).four_card_defeat_points(points, tricks))
+    return int((lib or _compiled).defeat_points(points, tricks))
 
 
 def random_deals(deals: int, seed: int) -> tuple[int, int, int]:
     """Random deals from random shuffles in the core: (actions played, card points of each team)."""
-    result: tuple[int, int, int] = core().four_card_random_deals(deals, seed)
+    result: tuple[int, int, int] = _compiled.random_deals(deals, seed)
     return result
 
 
@@ -126,26 +120,25 @@ def solve(data: bytes, lib: ModuleType | None = None, passed: int = 0, same_worl
     ``passed``: a mask of the seats that let the next action happen without a molodka out of turn;
     ``same_world``: the position is of the same world (the stock's order) as the previous solve's, whose
     transposition table then still holds."""
-    result: tuple[int, int] = (lib or core()).four_card_solve(data, passed, same_world)
+    result: tuple[int, int] = (lib or _compiled).solve(data, passed, same_world)
     return result
 
 
-def plays_random(options: dict[str, object]) -> bool:
+def plays_random(options: Mapping[str, object]) -> bool:
     """bench.speed: the core's random deals are of this configuration (four-card Kozel has no options)."""
     return not options
 
 
-def random_play(deals: int, seed: int, options: dict[str, object]) -> int:
+def random_play(deals: int, seed: int, options: Mapping[str, object]) -> int:
     """bench.speed: random deals played by the core; the actions played."""
     return random_deals(deals, seed)[0]
 
 
-# --- for the search over sampled worlds (engine.compiled.Solver) and bench.solver --------------------------
+# --- for the search over sampled worlds (engine.compiled.CompiledGame) and bench.solver -------------------
 
 
-BENCH_TRICKS = (4, 5, 6, 7)  # bench.solver: the tricks solved from (earlier ones take seconds to minutes)
-BENCH_DEAL = 0  # bench.solver: the deal its positions come from
-BENCH_FEWER: dict[int, int] = {}  # bench.solver: tricks measured on fewer positions (divided by this)
+# bench.solver: solves from tricks 4 to 7 of a first deal (earlier ones take seconds to minutes)
+BENCH = SolverBench(tricks=(4, 5, 6, 7), deal=0, fewer={})
 
 
 def encode_state(state: GameState) -> bytes:

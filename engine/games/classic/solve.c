@@ -3,7 +3,7 @@
  *
  * The value is the deal's worth to team 0 (seats 0 and 2), as the engine's deal_value counts it: its card
  * points minus the other team's, plus 15 for each series point more than the other team (C12, C13). */
-#include "classic.h"
+#include "rules.h"
 #include "table.h"
 
 enum { QUEEN_OF_CLUBS = 1 << 4 | 12, SIX_OF_CLUBS = 1 << 4 | 6 };

@@ -6,7 +6,7 @@
  * act as the rules allow: the seat to move chooses among his actions; a molodka out of turn (F10) is an
  * interruption its holder may make before any action, so each holder, in F10's order, first chooses between
  * playing it now and letting the play go on (he may interrupt again before the next action). */
-#include "four_card.h"
+#include "rules.h"
 #include "table.h"
 
 static uint64_t key_of(const FourCard *s, int passed) {

@@ -3,7 +3,7 @@
  * A card is the engine's code, suit << 4 | rank (6..14), and a set of cards is a 64-bit mask of codes.  The
  * rules are written here again from the rule book, not generated from the pure engine, and the differential
  * test (tests/test_compiled.py) holds the two to the same legal actions, steps and scores. */
-#include "four_card.h"
+#include "rules.h"
 
 #include <string.h>
 

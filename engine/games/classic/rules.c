@@ -4,7 +4,7 @@
  * core plays the cards (C8-C13); the announcements before the first lead (C6, C7) stay with the pure engine.
  * The rules are written here again from the rule book, and the differential test (tests/test_compiled.py)
  * holds the two to the same legal plays, steps and scores. */
-#include "classic.h"
+#include "rules.h"
 
 #include <string.h>
 

@@ -7,16 +7,17 @@ and the card given back) are the pure engine's, and a search applies them there 
 from __future__ import annotations
 
 from array import array
+from collections.abc import Mapping
 from types import ModuleType
 from typing import NamedTuple
 
 from engine.cards import Card
-from engine.compiled import core
-from engine.compiled.four_card import cards_of, mask
+from engine.compiled import SolverBench, cards_of, mask
 from engine.core import GameState
+from engine.games.classic import _compiled
 from engine.games.classic.rules import ClassicState, card_points
 
-WORDS = 25  # int64 values in a position (engine/compiled/_core.c reads them in this order)
+WORDS = 25  # int64 values in a position (_compiled.c reads them in this order)
 
 
 class Position(NamedTuple):
@@ -86,47 +87,47 @@ def decode(data: bytes) -> Position:
 
 def legal(data: bytes, lib: ModuleType | None = None) -> list[Card]:
     """The cards the seat to move may play, by the core (``lib``: another build of it)."""
-    return [Card.from_code(code) for code in (lib or core()).classic_legal(data)]
+    return [Card.from_code(code) for code in (lib or _compiled).legal(data)]
 
 
 def step(data: bytes, card: Card, lib: ModuleType | None = None) -> tuple[bytes, bool]:
     """The position after the seat to move plays ``card`` (which the core checks is legal), and whether the
     deal is over."""
-    result: tuple[bytes, bool] = (lib or core()).classic_step(data, int(card))
+    result: tuple[bytes, bool] = (lib or _compiled).step(data, int(card))
     return result
 
 
 def random_deals(deals: int, seed: int) -> tuple[int, int, int]:
     """Random deals from random shuffles in the core: (cards played, card points of each team)."""
-    result: tuple[int, int, int] = core().classic_random_deals(deals, seed)
+    result: tuple[int, int, int] = _compiled.random_deals(deals, seed)
     return result
 
 
 def solve(data: bytes, lib: ModuleType | None = None, same_world: bool = False) -> tuple[int, int]:
     """The exact worth to team 0 of the position with every card known, by the core's solver: (value, nodes
     searched).  The value counts as ``ClassicState.deal_value`` does for seat 0."""
-    result: tuple[int, int] = (lib or core()).classic_solve(data, same_world)
+    result: tuple[int, int] = (lib or _compiled).solve(data, same_world)
     return result
 
 
-def plays_random(options: dict[str, object]) -> bool:
+def plays_random(options: Mapping[str, object]) -> bool:
     """bench.speed: the core's random deals are of the default options (36 cards; the redeal and going out of
     trumps are not the core's)."""
     return not options
 
 
-def random_play(deals: int, seed: int, options: dict[str, object]) -> int:
+def random_play(deals: int, seed: int, options: Mapping[str, object]) -> int:
     """bench.speed: random deals played by the core; the cards played."""
     return random_deals(deals, seed)[0]
 
 
-# --- for the search over sampled worlds (engine.compiled.Solver) and bench.solver --------------------------
+# --- for the search over sampled worlds (engine.compiled.CompiledGame) and bench.solver -------------------
 
 
 SOLVE_CARDS = 20  # cards left in the hands from which a solve takes milliseconds (bench.solver)
-BENCH_TRICKS = (1, 3, 5)  # bench.solver: the tricks solved from
-BENCH_DEAL = 1  # bench.solver: the second deal, as the arena plays, so that C7 and C9 are in play
-BENCH_FEWER = {1: 10}  # bench.solver: a solve from trick 1 takes seconds, so a tenth of the positions
+# bench.solver: the second deal, as the arena plays, so that C7 and C9 are in play; a solve from trick 1
+# takes seconds, so a tenth of the positions there
+BENCH = SolverBench(tricks=(1, 3, 5), deal=1, fewer={1: 10})
 
 
 def encode_state(state: GameState) -> bytes:

@@ -4,7 +4,7 @@
  * mask of codes.  The core plays the cards; the double (K6), made before the first card, is the pure engine's.
  * The rules are written here again from the rule book, and the differential test (tests/test_compiled_czech.py)
  * holds the two to the same legal plays, steps and scores. */
-#include "czech.h"
+#include "rules.h"
 
 #include <string.h>
 

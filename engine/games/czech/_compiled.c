@@ -1,0 +1,117 @@
+/* Czech Kozel's compiled module: its methods for Python (the position's layout is compiled.py's). */
+#include "pyface.h"
+#include "rules.h"
+
+enum { WORDS = 42 };
+
+static int unpack(PyObject *data, Czech *s) {
+    int64_t w[WORDS];
+    if (read_words(data, w, WORDS, "Czech") < 0) return -1;
+    memset(s, 0, sizeof *s);
+    s->players = (int)w[0];
+    s->to_move = (int)w[7], s->nplays = (int)w[8];
+    if (s->players < 3 || s->players > 6 || s->to_move < 0 || s->to_move >= s->players || s->nplays < 0 ||
+        s->nplays >= s->players) {
+        PyErr_SetString(PyExc_ValueError, "not a Czech position");
+        return -1;
+    }
+    for (int i = 0; i < CZ_MAX_SEATS; i++) {
+        s->hand[i] = (uint64_t)w[1 + i];
+        s->play_seat[i] = (int)w[9 + i], s->play_card[i] = (int)w[15 + i];
+        s->penalty[i] = (int)w[21 + i], s->tricks[i] = (int)w[27 + i], s->score[i] = (int)w[36 + i];
+        if (s->play_card[i] < 0 || s->play_card[i] > 63) {
+            PyErr_SetString(PyExc_ValueError, "a card is a code from 0 to 63");
+            return -1;
+        }
+    }
+    s->tricks_done = (int)w[33], s->doubled = (int)w[34], s->over = (int)w[35];
+    return 0;
+}
+
+static PyObject *pack(const Czech *s) {
+    int64_t w[WORDS] = {0};
+    w[0] = s->players, w[7] = s->to_move, w[8] = s->nplays;
+    for (int i = 0; i < CZ_MAX_SEATS; i++) {
+        w[1 + i] = (int64_t)s->hand[i];
+        if (i < s->nplays) w[9 + i] = s->play_seat[i], w[15 + i] = s->play_card[i];
+        w[21 + i] = s->penalty[i], w[27 + i] = s->tricks[i], w[36 + i] = s->score[i];
+    }
+    w[33] = s->tricks_done, w[34] = s->doubled, w[35] = s->over;
+    return PyBytes_FromStringAndSize((const char *)w, sizeof w);
+}
+
+static PyObject *legal(PyObject *self, PyObject *arg) {
+    (void)self;
+    Czech s;
+    if (unpack(arg, &s) < 0) return NULL;
+    int cards[CZ_MAX_ACTIONS], n = cz_legal(&s, cards);
+    return card_list(cards, n);
+}
+
+static PyObject *step(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *data;
+    int card;
+    if (!PyArg_ParseTuple(args, "Si", &data, &card)) return NULL;
+    Czech s;
+    if (unpack(data, &s) < 0) return NULL;
+    int cards[CZ_MAX_ACTIONS], n = cz_legal(&s, cards);
+    if (check_legal(card, cards, n) < 0) return NULL;
+    int over = cz_apply(&s, card);
+    return step_result(pack(&s), over);
+}
+
+static PyObject *solve(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *data;
+    int seat, same_world = 0;
+    if (!PyArg_ParseTuple(args, "Si|p", &data, &seat, &same_world)) return NULL;
+    Czech s;
+    if (unpack(data, &s) < 0) return NULL;
+    if (seat < 0 || seat >= s.players) {
+        PyErr_SetString(PyExc_ValueError, "no such seat");
+        return NULL;
+    }
+    long nodes = 0;
+    int value;
+    Py_BEGIN_ALLOW_THREADS
+    value = cz_solve(&s, seat, same_world, &nodes);
+    Py_END_ALLOW_THREADS
+    if (value == -32768) return PyErr_NoMemory();
+    return Py_BuildValue("(il)", value, nodes);
+}
+
+static PyObject *random_deals(PyObject *self, PyObject *args) {
+    (void)self;
+    long deals;
+    int players;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "liK", &deals, &players, &seed)) return NULL;
+    if (players < 3 || players > 6) {
+        PyErr_SetString(PyExc_ValueError, "Czech Kozel is for 3 to 6 players");
+        return NULL;
+    }
+    long penalties[CZ_MAX_SEATS] = {0}, actions;
+    Py_BEGIN_ALLOW_THREADS
+    actions = cz_random_deals(deals, players, seed, penalties);
+    Py_END_ALLOW_THREADS
+    long total = 0;
+    for (int i = 0; i < players; i++) total += penalties[i];
+    return Py_BuildValue("(ll)", actions, total);
+}
+
+static PyMethodDef methods[] = {
+    {"legal", legal, METH_O, "The cards the seat to move may play."},
+    {"step", step, METH_VARARGS, "Play a legal card: (position, deal over)."},
+    {"solve", solve, METH_VARARGS,
+     "The exact worth to a seat (times players - 1) against the others together: (value, nodes searched)."},
+    {"random_deals", random_deals, METH_VARARGS,
+     "Random deals from random shuffles: (cards played, penalty points of all players)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "engine.games.czech._compiled", NULL, -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__compiled(void) { return PyModule_Create(&module); }

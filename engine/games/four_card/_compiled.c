@@ -1,0 +1,135 @@
+/* Four-card Kozel's compiled module: its methods for Python (the position's layout is compiled.py's). */
+#include "pyface.h"
+#include "rules.h"
+
+enum { WORDS = 49 };
+
+static int unpack(PyObject *data, FourCard *s) {
+    int64_t w[WORDS];
+    if (read_words(data, w, WORDS, "four-card") < 0) return -1;
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < 4; i++) s->hand[i] = (uint64_t)w[i];
+    s->stock_len = (int)w[4];
+    if (s->stock_len < 0 || s->stock_len > 20) {
+        PyErr_SetString(PyExc_ValueError, "a stock holds 0 to 20 cards");
+        return -1;
+    }
+    for (int i = 0; i < 20; i++) s->stock[i] = (uint8_t)w[5 + i];
+    s->trump = (int)w[25], s->to_move = (int)w[26], s->trick_leader = (int)w[27], s->lead_seat = (int)w[28];
+    s->molodka = (int)w[29], s->top = (int)w[30], s->answered = (int)w[31], s->nplays = (int)w[32];
+    if (s->nplays < 0 || s->nplays > 4 || s->to_move < 0 || s->to_move > 3 || s->top > s->nplays) {
+        PyErr_SetString(PyExc_ValueError, "not a four-card position");
+        return -1;
+    }
+    for (int i = 0; i < 4; i++) {
+        s->plays[i].seat = (int)w[33 + i], s->plays[i].kind = (int)w[37 + i];
+        s->plays[i].cards = (uint64_t)w[41 + i];
+    }
+    s->points[0] = (int)w[45], s->points[1] = (int)w[46], s->tricks[0] = (int)w[47], s->tricks[1] = (int)w[48];
+    return 0;
+}
+
+static PyObject *pack(const FourCard *s) {
+    int64_t w[WORDS] = {0};
+    for (int i = 0; i < 4; i++) w[i] = (int64_t)s->hand[i];
+    w[4] = s->stock_len - s->stock_pos; /* what is still to draw, first */
+    for (int i = s->stock_pos; i < s->stock_len; i++) w[5 + i - s->stock_pos] = s->stock[i];
+    w[25] = s->trump, w[26] = s->to_move, w[27] = s->trick_leader, w[28] = s->lead_seat;
+    w[29] = s->molodka, w[30] = s->top, w[31] = s->answered, w[32] = s->nplays;
+    for (int i = 0; i < s->nplays; i++) {
+        w[33 + i] = s->plays[i].seat, w[37 + i] = s->plays[i].kind, w[41 + i] = (int64_t)s->plays[i].cards;
+    }
+    w[45] = s->points[0], w[46] = s->points[1], w[47] = s->tricks[0], w[48] = s->tricks[1];
+    return PyBytes_FromStringAndSize((const char *)w, sizeof w);
+}
+
+static PyObject *legal(PyObject *self, PyObject *arg) {
+    (void)self;
+    FourCard s;
+    if (unpack(arg, &s) < 0) return NULL;
+    FcAction out[FC_MAX_ACTIONS];
+    int n = fc_legal(&s, out);
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *item = Py_BuildValue("(iiK)", out[i].seat, out[i].kind, (unsigned long long)out[i].cards);
+        if (!item) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
+static PyObject *step(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *data;
+    int seat, kind;
+    unsigned long long cards;
+    if (!PyArg_ParseTuple(args, "SiiK", &data, &seat, &kind, &cards)) return NULL;
+    FourCard s;
+    if (unpack(data, &s) < 0) return NULL;
+    FcAction out[FC_MAX_ACTIONS];
+    int n = fc_legal(&s, out), found = -1;
+    for (int i = 0; i < n && found < 0; i++)
+        if (out[i].seat == seat && out[i].kind == kind && out[i].cards == cards) found = i;
+    if (found < 0) {
+        PyErr_SetString(PyExc_ValueError, "not a legal action in this position");
+        return NULL;
+    }
+    int over = fc_apply(&s, out[found]);
+    return step_result(pack(&s), over);
+}
+
+static PyObject *defeat_points(PyObject *self, PyObject *args) {
+    (void)self;
+    int points, tricks;
+    if (!PyArg_ParseTuple(args, "ii", &points, &tricks)) return NULL;
+    return PyLong_FromLong(fc_defeat_points(points, tricks));
+}
+
+static PyObject *solve(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *data;
+    int passed = 0, same_world = 0;
+    if (!PyArg_ParseTuple(args, "S|ip", &data, &passed, &same_world)) return NULL;
+    FourCard s;
+    if (unpack(data, &s) < 0) return NULL;
+    long nodes = 0;
+    int value;
+    Py_BEGIN_ALLOW_THREADS
+    value = fc_solve(&s, passed, same_world, &nodes);
+    Py_END_ALLOW_THREADS
+    if (value == -32768) return PyErr_NoMemory();
+    return Py_BuildValue("(il)", value, nodes);
+}
+
+static PyObject *random_deals(PyObject *self, PyObject *args) {
+    (void)self;
+    long deals;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "lK", &deals, &seed)) return NULL;
+    long totals[2] = {0, 0}, actions;
+    Py_BEGIN_ALLOW_THREADS
+    actions = fc_random_deals(deals, seed, totals);
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("(lll)", actions, totals[0], totals[1]);
+}
+
+static PyMethodDef methods[] = {
+    {"legal", legal, METH_O, "Every seat's legal actions: (seat, kind, card mask)."},
+    {"step", step, METH_VARARGS, "Apply a legal action: (position, deal over)."},
+    {"defeat_points", defeat_points, METH_VARARGS, "F14: the losing team's points."},
+    {"solve", solve, METH_VARARGS,
+     "The exact value to team 0 of a position with every card known: (value, nodes searched)."},
+    {"random_deals", random_deals, METH_VARARGS,
+     "Random deals from random shuffles: (actions, card points of team 0, of team 1)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "engine.games.four_card._compiled", NULL, -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__compiled(void) { return PyModule_Create(&module); }
