@@ -14,6 +14,7 @@ from bot.lobby import lobby_render
 from bot.menus import Rendered, apply_setting, render_settings
 from bot.people import Person
 from bot.table import Tell, ignore
+from engine.registry import default_variant_name
 from storage import PlayerRow, Storage
 
 Asker = Callable[[], Awaitable[bool]]  # asked only when the answer matters: "is he an admin of the chat?"
@@ -68,7 +69,7 @@ class Chats:
 
     async def default_variant(self, chat_id: int) -> str:
         chat = await self.storage.chats.get(chat_id)
-        return chat.settings.default_variant if chat else "four_card"
+        return chat.settings.default_variant if chat else default_variant_name()
 
     # --- /notify_me ------------------------------------------------------------------------------------------
 

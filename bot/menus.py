@@ -13,8 +13,10 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Kick, Lobby, LobbyOp, Setting, Sit, Vote
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, t, tn
-from bot.present import GAMES, Seating, game_title, presenter
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, t
+from bot.present import GAMES, Presenter, Seating, game_title, presenter
+from bot.present.base import MenuOption
+from engine import Options, find_variant
 from storage.models import ChatSettings
 
 Rendered = tuple[str, InlineKeyboardMarkup | None]
@@ -57,7 +59,8 @@ def render_lobby(
         if sit and seats:
             rows.append(sit)
     else:
-        lines.append(t(lang, "lobby.seats_czech", count=len(seats)))
+        counts = shown.variant.players
+        lines.append(t(lang, "lobby.seats_in_turn", count=len(seats), fewest=min(counts), most=max(counts)))
         for index, holder in enumerate(sorted(seats, key=lambda s: s.seat)):
             lines.append(f"  {index + 1}. {escape(holder.name or '?')}")
     capacity = shown.capacity
@@ -141,18 +144,20 @@ def _next(choices: Sequence[Any], current: Any) -> Any:
     return choices[(choices.index(current) + 1) % len(choices)] if current in choices else choices[0]
 
 
+def _game_options(settings: ChatSettings, variant: str) -> Options:
+    """The chat's options of a game, its model's defaults where the chat set none."""
+    return find_variant(variant).options(settings.options.get(variant, {}))
+
+
 def render_settings(settings: ChatSettings, chat_title: str, lang: str) -> Rendered:
     """The /settings menu: the chat's settings, each with a button that switches it to its next value."""
-    classic = {"deck": 36, "redeal": True, "all_tricks": "score"} | settings.options.get("classic", {})
-    on_off = {True: t(lang, "settings.on"), False: t(lang, "settings.off")}
     timer = t(lang, "settings.seconds", n=settings.turn_timer) if settings.turn_timer else t(lang, "settings.off")
     language = settings.language or DEFAULT_LANGUAGE
-    rule = t(lang, f"settings.all_tricks_{classic['all_tricks']}")
-    deck = int(str(classic["deck"]))
+    games = [(presenter(name), _game_options(settings, name)) for name in GAMES]
     lines = [
         t(lang, "settings.title", chat=escape(chat_title)),
         t(lang, "settings.default_game", game=game_title(settings.default_variant, lang)),
-        tn(lang, "settings.classic", deck, redeal=on_off[bool(classic["redeal"])], all_tricks=rule),
+        *(line for shown, options in games if (line := shown.settings_line(options, lang)) is not None),
         t(lang, "settings.timer", timer=timer),
         t(lang, "settings.language", language=LANGUAGE_NAMES.get(language, language)),
         t(lang, "settings.level", level=t(lang, f"level.{settings.computer_level}")),
@@ -164,16 +169,17 @@ def render_settings(settings: ChatSettings, chat_title: str, lang: str) -> Rende
     def button(label: str, key: str, value: object) -> InlineKeyboardButton:
         return InlineKeyboardButton(label, callback_data=Setting(key, str(value).lower()).data())
 
+    def option_button(shown: Presenter, option: MenuOption, options: Options) -> InlineKeyboardButton:
+        offered = option.after(getattr(options, option.field))
+        return button(f"{option.icon} {shown.option_word(option.field, offered, lang)}", option.key,
+                      option.encode(offered))  # fmt: skip
+
     next_game = _next(GAMES, settings.default_variant)
     other_table = _next(TABLE_CHOICES, settings.table)
     rows = [
         [button("🎴 " + game_title(next_game, lang), "game", next_game)],
-        [
-            button(f"🂠 {_next((36, 32), classic['deck'])}", "deck", _next((36, 32), classic["deck"])),
-            button("🔄 " + on_off[not classic["redeal"]], "redeal", "off" if classic["redeal"] else "on"),
-            button("🏆 " + t(lang, "settings.all_tricks_" + _next(("score", "lose_series"), classic["all_tricks"])),
-                   "alltricks", _next(("score", "lose_series"), classic["all_tricks"])),
-        ],
+        *([option_button(shown, o, options) for o in shown.menu_options] for shown, options in games
+          if shown.menu_options),
         [
             button("⏱ " + (t(lang, "settings.seconds", n=n) if (n := _next(TIMER_CHOICES, settings.turn_timer))
                           else t(lang, "settings.off")), "timer", n),
@@ -187,18 +193,16 @@ def render_settings(settings: ChatSettings, chat_title: str, lang: str) -> Rende
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 
+def _menu_option(key: str) -> tuple[str, MenuOption] | None:
+    """The game and its option whose button carries ``key``."""
+    return next(((name, o) for name in GAMES for o in presenter(name).menu_options if o.key == key), None)
+
+
 def apply_setting(settings: ChatSettings, key: str, value: str) -> ChatSettings | None:
     """The settings with one menu choice applied, or None for a choice the menu never offers."""
-    classic = {"deck": 36, "redeal": True, "all_tricks": "score"} | settings.options.get("classic", {})
     update: dict[str, Any] = {}
     if key == "game" and value in GAMES:
         update["default_variant"] = value
-    elif key == "deck" and value in ("36", "32"):
-        classic["deck"] = int(value)
-    elif key == "redeal" and value in ("on", "off"):
-        classic["redeal"] = value == "on"
-    elif key == "alltricks" and value in ("score", "lose_series"):
-        classic["all_tricks"] = value
     elif key == "timer" and value.isdigit() and int(value) in TIMER_CHOICES:
         update["turn_timer"] = int(value)
     elif key == "lang" and value in LANGUAGES:
@@ -207,10 +211,11 @@ def apply_setting(settings: ChatSettings, key: str, value: str) -> ChatSettings 
         update["computer_level"] = value
     elif key == "table" and value in TABLE_CHOICES:
         update["table"] = value
+    elif (found := _menu_option(key)) is not None and (chosen := found[1].decode(value)) is not None:
+        variant, option = found
+        update["options"] = settings.options | {variant: settings.options.get(variant, {}) | {option.field: chosen}}
     else:
         return None
-    if key in ("deck", "redeal", "alltricks"):
-        update["options"] = settings.options | {"classic": classic}
     return settings.model_copy(update=update)
 
 

@@ -104,6 +104,11 @@ def variant_names() -> list[str]:
     return list(_REGISTRY)
 
 
+def default_variant_name() -> str:
+    """The game a chat plays until it picks another: the first registered (``engine.games.PACKAGES``)."""
+    return next(iter(_REGISTRY))
+
+
 def variant_named(text: str) -> Variant | None:
     """The variant a person means by ``text``: its name or one of its aliases, in any case, spaces and
     hyphens ignored (``"Four-Card"``, ``"4"``, ``"чешский"``); None when no game is called that."""

@@ -10,8 +10,8 @@ saw it.  A picture the bot sent (the group's table, a deal's result) is named in
 shown (``🖼 picture-007.jpg``) and kept as that file in a folder beside the transcript (``--out``'s name with
 ``-pictures``, or ``--pictures``): look at them beside what the chats said.
 
-Options: ``--game`` (``four_card``, ``classic``, ``czech``), ``--lang`` (``en``, ``ru``, ``cs``),
-``--players`` (Czech Kozel: 3–6), ``--seed`` (the game's deal and the people's choices), ``--computers``
+Options: ``--game`` (a game's name; ``--help`` lists them), ``--lang`` (``en``, ``ru``, ``cs``),
+``--players`` (in a game for 3 to 6, how many), ``--seed`` (the game's deal and the people's choices), ``--computers``
 (that many seats go to computer players), ``--pace`` (seconds between two moves), ``--final`` (only each
 message's last version), ``--table`` (``picture`` or ``text``: the group's setting), ``--out`` (a file
 instead of standard output), ``--pictures`` (the folder of the pictures).
@@ -35,6 +35,8 @@ from typing import Any
 from bot.app import build_application, polling_errors, stop_application
 from bot.clock import Clock
 from bot.config import Settings
+from bot.i18n import t
+from engine.registry import default_variant_name, variant_names
 from playground.botapi import BotApiServer, Message
 from playground.inprocess import InProcessRequest
 from playground.virtual_time import VirtualTimeLoop
@@ -48,7 +50,6 @@ NAMES = {
     "cs": ("Jana", "Petr", "Eva", "Tomáš", "Lucie", "Marek"),
 }
 GROUP_TITLE = {"en": "Friends", "ru": "Друзья", "cs": "Přátelé"}
-TYPED = {"four_card": "4", "classic": "classic", "czech": "czech"}
 
 
 def plain(text: str) -> str:
@@ -287,7 +288,7 @@ async def record(
         session = Session(server, recorder, settle)
         rng = random.Random(seed)
         try:
-            await play(session, people, game, computers, rng, pace=pace)
+            await play(session, people, game, lang, computers=computers, rng=rng, pace=pace)
         finally:
             await stop_application(app)
             await server.stop()
@@ -297,11 +298,11 @@ async def record(
 
 
 async def play(
-    session: Session, people: list[Player], game: str, computers: int, rng: random.Random, *, pace: float
+    session: Session, people: list[Player], game: str, lang: str, *, computers: int, rng: random.Random, pace: float
 ) -> None:
     server = session.server
     creator = people[0]
-    await session.say(creator, GROUP, f"/newgame {TYPED[game]}")
+    await session.say(creator, GROUP, f"/newgame {t(lang, f'newgame.arg.{game}')}")
     lobby = server.bot_messages(GROUP)[-1]
     for person in people[: len(people) - computers]:
         url = next(b["url"] for b in server.messages[(GROUP, lobby.message_id)].buttons() if "url" in b)
@@ -345,7 +346,7 @@ async def play(
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m playground.record", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", choices=tuple(TYPED), default="four_card")
+    parser.add_argument("--game", choices=variant_names(), default=default_variant_name())
     parser.add_argument("--lang", choices=tuple(NAMES), default="en")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--computers", type=int, default=0)

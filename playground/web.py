@@ -20,6 +20,7 @@ from typing import Any
 
 from aiohttp import web
 
+from engine.registry import default_variant_name, variant_names
 from playground.botapi import ApiError, BotApiServer, Message
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -197,11 +198,11 @@ class Playground:
             await asyncio.sleep(0.05)
         return found
 
-    async def quickstart(self, user_id: int, variant: str = "four_card", computers: int = 3) -> dict[str, Any]:
+    async def quickstart(self, user_id: int, variant: str | None = None, computers: int = 3) -> dict[str, Any]:
         """What a person would do: /newgame in the group, join through the lobby's link, add computer
         players, start. Returns the bot's answer to the last press (or what went wrong)."""
         group_seen = max((m.message_id for m in self.server.chat_messages(GROUP_ID)), default=0)
-        await self.send(user_id, GROUP_ID, f"/newgame {variant}")
+        await self.send(user_id, GROUP_ID, f"/newgame {variant or default_variant_name()}")
 
         def lobby() -> Message | None:
             for m in self.server.bot_messages(GROUP_ID):
@@ -324,11 +325,9 @@ class Playground:
 
     async def h_quickstart(self, request: web.Request) -> web.Response:
         user_id, body = await self._body(request)
-        variant = str(body.get("variant", "four_card"))
-        if variant not in ("four_card", "classic", "czech"):
-            variant = "four_card"
+        variant = str(body.get("variant", ""))  # the chat's first game for anything the page never sends
         try:
-            answer = await self.quickstart(user_id, variant)
+            answer = await self.quickstart(user_id, variant if variant in variant_names() else None)
         except TimeoutError as exc:
             answer = {"text": str(exc), "show_alert": True}
         return web.json_response(answer)

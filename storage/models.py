@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engine import DealResult
+from engine.registry import default_variant_name
 from storage.rating import Skill
 
 GameStatus = Literal["lobby", "active", "finished", "cancelled"]
@@ -34,7 +35,7 @@ class ChatSettings(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     language: str | None = None
-    default_variant: str = "four_card"
+    default_variant: str = Field(default_factory=default_variant_name)
     options: dict[str, dict[str, Any]] = Field(default_factory=dict)
     turn_timer: int = 60
     computer_level: str = "strong"

@@ -502,7 +502,7 @@ NUMBERS = (1, 2, 5, 21, 22)
 NUMBER_LABELS = {
     "button.beat", "button.discard", "button.lead", "cancel.vote", "cancel.vote_button", "computer.name",
     "deal.header", "deal.points_teams", "hand.deal_over", "hand.header", "lobby.moved", "lobby.need_players_czech",
-    "lobby.need_players_team", "lobby.seats_czech", "lobby.sit", "score.all_time_czech_line", "score.all_time_line",
+    "lobby.need_players_team", "lobby.seats_in_turn", "lobby.sit", "score.all_time_czech_line", "score.all_time_line",
     "score.card_points", "score.current", "score.deal_line", "settings.seconds", "stats.eggs", "stats.line",
     "table.header", "table.penalty_teams", "table.score_teams", "table.stock", "table.talon", "table.tricks_teams",
     "timer.expired", "timer.reminder", "stats.rated", "stats.place", "top.line", "top.line_you", "picture.title",

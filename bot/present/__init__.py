@@ -1,21 +1,27 @@
-"""One presenter per game: every display decision that depends on the game lives here.
+"""How each game is shown: every display decision that depends on the game is its presenter's, which lives in
+the game's package (``engine/games/<game>/present.py``, the one part of a game that belongs to the bot).
 
 ``presenter("czech")`` is the Czech game's; ``GAMES`` lists the games in the order the bot shows them.
 """
 
 from __future__ import annotations
 
+import importlib
+from functools import cache
+
 from bot.present.base import Presenter, Seating, game_title, teams_line
-from bot.present.classic import ClassicPresenter
-from bot.present.czech import CzechPresenter
-from bot.present.four_card import FourCardPresenter
+from engine import find_variant, variant_names
 
-_PRESENTERS: dict[str, Presenter] = {p.name: p for p in (FourCardPresenter(), ClassicPresenter(), CzechPresenter())}
-GAMES: tuple[str, ...] = tuple(_PRESENTERS)
+GAMES: tuple[str, ...] = tuple(variant_names())
 
 
+@cache
 def presenter(variant: str) -> Presenter:
-    return _PRESENTERS[variant]
+    """The game's presenter (``PRESENTER`` of its package's ``present`` module)."""
+    shown = importlib.import_module(f"{find_variant(variant).package}.present").PRESENTER
+    if not isinstance(shown, Presenter) or shown.name != variant:
+        raise TypeError(f"{variant}'s present module does not hold its presenter")
+    return shown
 
 
 __all__ = ["GAMES", "Presenter", "Seating", "game_title", "presenter", "teams_line"]

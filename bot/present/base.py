@@ -10,7 +10,7 @@ from bot.i18n import t
 from bot.lettering import drawable
 from bot.result_pictures import ResultText
 from bot.sending import visible
-from engine import Action, Card, DealResult, Outcome, Variant, View, find_variant
+from engine import Action, Card, DealResult, Options, Outcome, Variant, View, find_variant
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,34 @@ class Seating:
         """The team as a picture writes it: ``team`` of the names as drawn."""
         names = t(lang, "team.join").join(escape(self.drawn(s, lang)) for s in range(team, len(self.names), 2))
         return plain(t(lang, "team.a" if team == 0 else "team.b", names=names))
+
+
+@dataclass(frozen=True)
+class MenuOption:
+    """An option of a game that a chat sets in /settings: the field of the game's options model, the key its
+    button's data carries (no two games share one), the values the button steps through (the model's default
+    among them) and the button's icon."""
+
+    field: str
+    key: str
+    values: tuple[bool | int | str, ...]
+    icon: str
+
+    @staticmethod
+    def encode(value: object) -> str:
+        """A value as a button's data carries it."""
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return str(value).lower()
+
+    def decode(self, text: str) -> bool | int | str | None:
+        """The value a button's data stands for; None for one the menu never offers."""
+        return next((v for v in self.values if self.encode(v) == text), None)
+
+    def after(self, value: object) -> bool | int | str:
+        """The value the button offers next."""
+        values = self.values
+        return values[(values.index(value) + 1) % len(values)] if value in values else values[0]
 
 
 def game_title(variant: str, lang: str) -> str:
@@ -77,6 +105,7 @@ class Presenter:
     stats_line_key = "stats.line"  # /stats' line of the series played, won and lost
     limit = 0  # the total that ends a series (F15, C14, K8): the length of a result picture's bars
     all_time_key = "score.all_time_line"
+    menu_options: tuple[MenuOption, ...] = ()  # the options a chat sets in /settings
 
     @property
     def variant(self) -> Variant:
@@ -110,6 +139,19 @@ class Presenter:
     def options_line(self, options: Mapping[str, object], lang: str) -> str | None:
         """The game's options in words, for its lobby (None: nothing to say)."""
         return None
+
+    def settings_line(self, options: Options, lang: str) -> str | None:
+        """The game's options a chat sets, in words, for /settings (None: it has none)."""
+        return None
+
+    def option_word(self, field: str, value: object, lang: str) -> str:
+        """The value of an option in words: on or off, a number as it is, a word of the catalogue
+        (``settings.<field>_<value>``)."""
+        if isinstance(value, bool):
+            return t(lang, "settings.on" if value else "settings.off")
+        if isinstance(value, str):
+            return t(lang, f"settings.{field}_{value}")
+        return str(value)
 
     def forced_cards(self, view: View) -> tuple[Card, ...] | None:
         """In a game where cards are chosen: the cards of the seat's move when every legal move uses the same

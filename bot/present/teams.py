@@ -1,4 +1,4 @@
-"""What the two team games (four-card and classic Kozel) show alike."""
+"""What the team games show alike: two teams of partners sitting opposite, pairs or penalty points toward 12."""
 
 from __future__ import annotations
 

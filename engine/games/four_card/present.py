@@ -85,3 +85,6 @@ class FourCardPresenter(TeamPresenter):
         if not choosing and any(action.kind is Kind.DISCARD for action in self.one_tap(view).values()):
             prompt += "\n" + t(lang, "hand.discard_at_once")
         return prompt
+
+
+PRESENTER = FourCardPresenter()

@@ -104,3 +104,6 @@ class CzechPresenter(Presenter):
 
     def seat_count_refusal(self, count: int, lang: str) -> str | None:
         return None if count in self.variant.players else t(lang, "lobby.need_players_czech", count=count)
+
+
+PRESENTER = CzechPresenter()

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from bot.i18n import t, tn
-from bot.present.base import Seating
+from bot.present.base import MenuOption, Seating
 from bot.present.teams import TeamPresenter
-from engine import Card, View
-from engine.games.classic.rules import ESUIT, POWER, SERIES_TARGET, TRUMP_SUIT
+from engine import Card, Options, View
+from engine.games.classic.rules import ESUIT, POWER, SERIES_TARGET, TRUMP_SUIT, ClassicOptions
 
 
 class ClassicPresenter(TeamPresenter):
@@ -16,15 +16,25 @@ class ClassicPresenter(TeamPresenter):
     limit = SERIES_TARGET
     stats_counts = ("eggs",)  # C13; no molodka in classic Kozel
     goats_with_eggs = False  # C13: eggs only add a pair to the next team that scores; C14 has plain goats
+    menu_options = (
+        MenuOption("deck", "deck", (36, 32), "🂠"),  # C2
+        MenuOption("redeal", "redeal", (True, False), "🔄"),  # C6
+        MenuOption("all_tricks", "alltricks", ("score", "lose_series"), "🏆"),  # C13
+    )
 
     def sort_hand(self, cards: Iterable[Card], trump: int | None = None) -> list[Card]:
         return sorted(cards, key=lambda c: (ESUIT[c] != TRUMP_SUIT, ESUIT[c], POWER[c]))
 
     def options_line(self, options: Mapping[str, object], lang: str) -> str | None:
-        deck = int(str(options.get("deck", 36)))
-        redeal = t(lang, "settings.on" if options.get("redeal", True) else "settings.off")
-        rule = t(lang, f"settings.all_tricks_{options.get('all_tricks', 'score')}")
-        return tn(lang, "options.classic", deck, redeal=redeal, all_tricks=rule)
+        return self._options(self.variant.options(options), "options.classic", lang)
+
+    def settings_line(self, options: Options, lang: str) -> str | None:
+        return self._options(options, "settings.classic", lang)
+
+    def _options(self, options: Options, key: str, lang: str) -> str:
+        assert isinstance(options, ClassicOptions)
+        redeal, rule = (self.option_word(f, getattr(options, f), lang) for f in ("redeal", "all_tricks"))
+        return tn(lang, key, options.deck, redeal=redeal, all_tricks=rule)
 
     def status_lines(self, view: View, seating: Seating, lang: str) -> list[str]:
         lines = [t(lang, "table.classic_trumps")]
@@ -36,3 +46,6 @@ class ClassicPresenter(TeamPresenter):
         if view.eggs_pending:
             lines.append(tn(lang, "table.eggs_pending", view.eggs_pending, bonus=2 * view.eggs_pending))
         return lines
+
+
+PRESENTER = ClassicPresenter()
