@@ -3,11 +3,11 @@
 Every deal is played twice from the same shuffle: once with level A in the even seats and level B in the odd
 ones, once the other way round, so the luck of the cards cancels out.  Reported per game, with 95 %
 confidence intervals over the deal pairs: the share of deals A won (a deal is won when it was worth more to
-A's side than to B's: card points and series points in team games, penalty points in Czech Kozel; a draw
-counts half), A's mean score margin (card points in the team games, penalty points in Czech Kozel) and
-A's mean margin of series points (positive when A's side gained on the series: more series points in
-classic Kozel, fewer defeat points in four-card Kozel).  The whole deck's order is the shuffle's, so the
-stock of four-card Kozel is drawn in the same order at both tables.
+A's side than to B's: card points and series points in team games, penalty points where each plays for
+himself; a draw counts half), A's mean score margin (card points in the team games, penalty points in the
+others) and A's mean margin of series points (positive when A's side gained on the series, as the game's
+``series_margin`` counts).  The whole deck's order is the shuffle's, so a stock is drawn in the same order at
+both tables.
 
     python -m bench.arena --a basic --b random --deals 2000
     python -m bench.arena --a strong --b strong1 --deals 300 --worlds 40 --iterations 160
@@ -28,8 +28,9 @@ raises, chooses an illegal action or does not move on its turn is counted as a f
 basic player moves in its place so the deal goes on), logged, and makes the arena exit non-zero.  The report
 gives the playouts per searched decision and the decision time (mean, p99) per level.
 
-Uses every core (``--jobs``).  Classic Kozel is measured on the second deal of a series (the first one is
-played by the basic player for everybody), so that the later-deal rules (C7, C9) are in play.
+Uses every core (``--jobs``).  Each game is played in its usual configuration (``Variant.samples``) and
+measured on its typical deal (``Variant.typical_deal``): a game whose first deal has rules of its own has the
+deals before played by the basic player for everybody.
 """
 
 from __future__ import annotations
@@ -46,15 +47,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engine import Action, GameState, find_variant
+from engine import Action, GameState, find_variant, variant_names
 from engine.compiled import solver
 from engine.core import View
 from engine.players import Player, find_player
 from engine.players.expert import worth
 from engine.players.search import STATS, candidates
-
-GAMES: list[tuple[str, dict[str, Any]]] = [("four_card", {}), ("classic", {}), ("czech", {"players": 4})]
-
 
 Failures = dict[str, int]  # level -> exceptions, illegal choices and refusals to move
 Times = dict[str, list[float]]  # level -> seconds per decision
@@ -171,7 +169,7 @@ def play_pair(task: Task) -> PairResult:
     for a_seats in (0, 1):
         state = variant.new_game(seed, options)
         n = state.num_players
-        warmup = 1 if variant_name == "classic" else 0
+        warmup = variant.typical_deal
         if warmup:
             advance(state, [find_player("basic")] * n, random.Random(seed), warmup, Log(failures=log.failures))
         players = [
@@ -185,7 +183,7 @@ def play_pair(task: Task) -> PairResult:
         ]
         advance(state, players, random.Random(seed * 2 + a_seats), warmup + 1, log)
         result = state.deals[warmup]
-        if variant_name == "czech":  # each level's mean penalty, not one seat's
+        if not variant.teams:  # each level's mean penalty, not one seat's
             a_pen = [result.score[s] for s in range(n) if s % 2 == a_seats]
             b_pen = [result.score[s] for s in range(n) if s % 2 != a_seats]
             value = diff = points = statistics.mean(b_pen) - statistics.mean(a_pen)
@@ -232,9 +230,8 @@ def arena(
 ) -> list[dict[str, Any]]:
     report = []
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        for variant_name, options in GAMES:
-            if variant_name not in games:
-                continue
+        for variant_name in games:
+            options = dict(find_variant(variant_name).samples[0])
             pairs = max(deals // 2, 1)
             budgets = (budget, budget if budget_b is None else budget_b)
             tasks: list[Task] = [
@@ -271,7 +268,7 @@ def arena(
                     "a_deals_won_ci95": round(wins_ci, 3),
                     "a_margin": round(margin, 2),
                     "a_margin_ci95": round(margin_ci, 2),
-                    "margin_unit": "penalty points" if variant_name == "czech" else "card points",
+                    "margin_unit": "card points" if find_variant(variant_name).teams else "penalty points",
                     "a_series_margin": round(series, 3),
                     "a_series_margin_ci95": round(series_ci, 3),
                     "failures": failures,
@@ -292,8 +289,9 @@ def timing(decisions: int, budget: float, level: str = "strong") -> dict[str, An
     seed = 0
     while len(times) < decisions:
         seed += 1
-        for variant_name, options in GAMES:
-            state = find_variant(variant_name).new_game(seed, options)
+        for variant_name in variant_names():
+            variant = find_variant(variant_name)
+            state = variant.new_game(seed, variant.samples[0])
             players: list[Player] = [
                 find_player(level if s == 0 else "basic", budget=budget) for s in range(state.num_players)
             ]
@@ -332,7 +330,7 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=None, help="sampled worlds per strong1 decision")
     parser.add_argument("--iterations", type=int, default=None, help="tree walks per strong decision")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--games", nargs="+", default=[g for g, _ in GAMES])
+    parser.add_argument("--games", nargs="+", default=variant_names(), choices=variant_names())
     parser.add_argument("--seed", type=int, default=1, help="the first shuffle (runs on other seeds add up)")
     parser.add_argument("--timing", type=int, default=0, help="only time this many decisions of level A")
     args = parser.parse_args()

@@ -63,11 +63,12 @@ from bot import callbacks
 from bot.app import settle_heap
 from bot.clock import Clock
 from engine.actions import Kind
+from engine.registry import variant_names
 from playground.botapi import EXEMPT, Limits
 from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import BotRunner, Person, play_turn
 
-VARIANTS = ["/newgame 4", "/newgame classic", "/newgame czech"]
+VARIANTS = [f"/newgame {name}" for name in variant_names()]
 PUT_DOWN = frozenset({Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.MOLODKA, Kind.PLAY})  # moves that play cards
 OPEN_TIMEOUT = 900.0  # seconds one table may take to open when a thousand open at once under the limits
 OPENING = 50  # tables opened at once

@@ -24,10 +24,7 @@ from bot.pictures import card_face
 from bot.present import Seating, presenter
 from bot.render import table_picture
 from engine import find_variant
-
-GAMES: tuple[tuple[str, dict[str, object]], ...] = (
-    ("four_card", {}), ("classic", {}), ("czech", {"players": 4}), ("czech", {"players": 6}),
-)  # fmt: skip
+from engine.registry import samples
 
 
 def main() -> None:
@@ -35,7 +32,7 @@ def main() -> None:
     parser.add_argument("--states", type=int, default=300, help="positions drawn per game")
     args = parser.parse_args()
     report = []
-    for variant, options in GAMES:
+    for variant, options in samples(every=True):
         rng = random.Random(1)
         state = find_variant(variant).new_game(1, options)
         names = Seating(tuple(f"Player {s + 1}" for s in range(state.num_players)), "Friends")

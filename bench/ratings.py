@@ -25,11 +25,11 @@ from pathlib import Path
 
 from bot.live import LiveGames
 from bot.records import Records
-from engine import find_variant
+from engine import find_variant, variant_names
 from storage import Storage, rating
 from storage.ratings import RatingRepo
 
-GAMES = ("four_card", "classic", "czech")
+GAMES = variant_names()
 
 
 def p(values: list[float], q: float) -> float:
@@ -94,7 +94,7 @@ async def series_ends(store: Storage, ends: int, rng: random.Random) -> dict[str
 
     for n in range(ends):
         chat = -1 - n % 50
-        variant = GAMES[n % 3]
+        variant = GAMES[n % len(GAMES)]
         game = await store.games.create(chat, variant, {}, rng.getrandbits(40), None)
         for seat in range(4):
             await store.games.take_seat(game.game_id, seat, user_id=1 + (n * 4 + seat) % 500)

@@ -44,12 +44,13 @@ import aiohttp
 
 from bench.bot_load import LoadPerson, Watch, pct, rss_mib
 from bot import callbacks
+from engine.registry import variant_names
 from playground.botapi import ALL_METHODS, Limits
 from playground.botapi import BotApiServer as FakeTelegram
 from storage.db import size_on_disk
 from tests.e2e import Person, free_port, play_turn
 
-VARIANTS = ("/newgame 4", "/newgame classic", "/newgame czech")
+VARIANTS = tuple(f"/newgame {name}" for name in variant_names())
 TURN_TIMER = 60  # the chats' default: a turn open twice as long is a stuck game
 ANSWER_WAIT = 15.0  # seconds a person waits for his press to be answered before he looks again
 WARM_UP = 120.0  # seconds of a life left out of its memory slope
@@ -142,7 +143,8 @@ class Soak:
         people = self.tables[chat_id]
         self.series[chat_id] += 1
         before = {m.message_id for m in self.server.bot_messages(chat_id)}
-        await self.server.send_text(people[0].user_id, chat_id, VARIANTS[(index + self.series[chat_id]) % 3])
+        typed = VARIANTS[(index + self.series[chat_id]) % len(VARIANTS)]
+        await self.server.send_text(people[0].user_id, chat_id, typed)
         lobby = await self.wait_for(lambda: next((m for m in reversed(self.server.bot_messages(chat_id))
                                                   if m.message_id not in before
                                                   and any("url" in b for b in m.buttons())), None))  # fmt: skip

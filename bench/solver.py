@@ -27,14 +27,14 @@ from engine.registry import variant_names
 
 def positions(game: str, count: int, trick: int, seed: int) -> list[bytes]:
     """``count`` positions at the start of trick ``trick`` of deals played by the heuristics, in card play,
-    in the deal the game's core module names (``BENCH.deal``)."""
+    in the game's typical deal (``Variant.typical_deal``)."""
     variant, rng = find_variant(game), random.Random(seed)
     module = load(variant)
     assert module is not None
     found: list[bytes] = []
     while len(found) < count:
-        state = variant.new_game(rng.getrandbits(40), {})
-        while len(state.deals) < module.BENCH.deal and state.outcome is None:
+        state = variant.new_game(rng.getrandbits(40), variant.samples[0])
+        while len(state.deals) < variant.typical_deal and state.outcome is None:
             heuristic_step(state)
         deal = len(state.deals)
         while len(state.deals) == deal and (

@@ -27,18 +27,11 @@ from typing import Any
 
 from engine import find_variant
 from engine.compiled import load
+from engine.registry import samples
 from engine.simulate import simulate
 
 CORE_TARGET = 4.5  # the core's random deals per second over the pure engine's (issue 32)
 
-CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("four_card", {}),
-    ("classic", {}),
-    ("classic", {"deck": 32, "redeal": False}),
-    ("czech", {"players": 3}),
-    ("czech", {"players": 4}),
-    ("czech", {"players": 6}),
-]
 
 
 def timed(name: str, deals: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -55,7 +48,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=3000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    for name, options in CONFIGS:
+    for name, options in samples(every=True):
         runs = [timed(name, args.deals, seed, options) for seed in range(args.repeat)]
         best = max(runs, key=lambda r: r["deals_per_second"])
         pure_cpu = max(r["cpu_deals_per_second"] or 0 for r in runs)

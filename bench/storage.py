@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from engine import find_variant
+from engine.registry import samples
 from storage import Storage
 
 
@@ -65,8 +66,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=300)
     args = parser.parse_args()
-    games: list[tuple[str, dict[str, object]]] = [("four_card", {}), ("classic", {}), ("czech", {"players": 4})]
-    for variant, options in games:
+    for variant, options in samples():
         for synchronous in ("FULL", "NORMAL"):
             print(json.dumps(asyncio.run(run(variant, options, args.deals, synchronous))))
 

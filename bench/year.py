@@ -23,11 +23,12 @@ from bench.ratings import ms
 from bot.live import LiveGames
 from bot.records import Records
 from engine import find_variant
+from engine.registry import samples
 from storage import Storage
 
 CHAT = -100
 REGULARS = 8
-GAMES: tuple[tuple[str, dict[str, object]], ...] = (("four_card", {}), ("classic", {}), ("czech", {"players": 4}))
+GAMES = samples()  # each game in its usual configuration, in turn
 
 
 async def play_series(store: Storage, variant: str, options: dict[str, object], rng: random.Random) -> int:

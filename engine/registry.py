@@ -30,6 +30,10 @@ class Variant:
     computer: ComputerPlay  # what its computer players need of it
     aliases: tuple[str, ...] = ()  # other names people type for this game (lower case, no spaces)
     compiled: str | None = None  # the bridge module of its compiled search core (``engine.compiled.load``), if any
+    # The configurations tests and benches play it in, the usual one first, and the deal of a series they
+    # measure (a game whose first deal has rules of its own is measured on its second).
+    samples: tuple[Mapping[str, object], ...] = ({},)
+    typical_deal: int = 0
 
     @property
     def package(self) -> str:
@@ -102,6 +106,12 @@ def find_variant(name: str) -> Variant:
 
 def variant_names() -> list[str]:
     return list(_REGISTRY)
+
+
+def samples(every: bool = False) -> list[tuple[str, dict[str, object]]]:
+    """(game, options) of each game's usual configuration, or of every configuration tests and benches play it
+    in (``Variant.samples``), in the registry's order."""
+    return [(v.name, dict(o)) for v in _REGISTRY.values() for o in (v.samples if every else v.samples[:1])]
 
 
 def default_variant_name() -> str:

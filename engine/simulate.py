@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.core import DealResult, GameState
 from engine.errors import EngineError
-from engine.registry import find_variant, variant_names
+from engine.registry import default_variant_name, find_variant, variant_names
 
 
 def play_random(state: GameState, rng: random.Random, max_deals: int | None = None) -> None:
@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play random legal deals and print a JSON summary")
-    sim.add_argument("--variant", choices=variant_names(), default="four_card")
+    sim.add_argument("--variant", choices=variant_names(), default=default_variant_name())
     sim.add_argument("--deals", type=int, default=1000)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--players", type=int, help="Czech Kozel: 3 to 6 players")

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
+import json
+import random
 import types
 import typing
 from collections import Counter
@@ -13,15 +16,9 @@ from typing import Any
 from bot import callbacks
 from bot.render import card_label
 from engine import Action, Card, GameState, Kind, find_variant
+from engine.registry import samples
 
-# One configuration of each game and option that changes the deal, for tests that cover them all.
-GAME_CONFIGS: list[tuple[str, dict[str, object]]] = [
-    ("four_card", {}),
-    ("classic", {}),
-    ("classic", {"deck": 32}),
-    ("czech", {"players": 3}),
-    ("czech", {"players": 6}),
-]
+GAME_CONFIGS = samples(every=True)  # every configuration each game is played in by the tests
 
 
 def act(state: GameState, *texts: str) -> GameState:
@@ -188,3 +185,37 @@ def doubled_czech(players: int) -> GameState:
             state.apply(doubles[0])
             return state
     raise AssertionError("no deal offered the double")
+
+
+DIGEST_DEALS = 40  # deals of seeded random play a pin hashes
+
+
+def play_digest(name: str, options: dict[str, Any], seed: int, deals: int) -> str:
+    """Seeded random play over every seat's legal actions, ``deals`` deals in all, hashed."""
+    variant = find_variant(name)
+    opts = variant.options(options)
+    rng = random.Random(seed)
+    digest = hashlib.sha256()
+    done = 0
+    step = 0
+    while done < deals:
+        state = variant.new_game(rng.getrandbits(48), opts)
+        while state.outcome is None and done + len(state.deals) < deals:
+            legal = state.all_legal_actions()
+            digest.update(" ".join(a.text() for a in legal).encode())
+            digest.update(repr(state.hands).encode())
+            if step % 7 == 0 and state.to_move is not None:
+                digest.update(repr(state.view(state.to_move)).encode())
+            action = rng.choice(legal)
+            digest.update(action.encode().encode())
+            state.apply(action)
+            step += 1
+        digest.update(repr(state.deals).encode())
+        digest.update(repr(state.outcome).encode())
+        digest.update(json.dumps(state.to_dict(), sort_keys=True).encode())
+        done += len(state.deals)
+    return digest.hexdigest()
+
+
+def ascii_hands(hands: list[list[Any]]) -> list[str]:
+    return [" ".join(c.ascii for c in hand) for hand in hands]

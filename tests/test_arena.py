@@ -10,11 +10,12 @@ from typing import ClassVar
 import pytest
 
 from bench import arena
-from engine import Action, find_variant
+from engine import Action, find_variant, variant_names
 from engine.compiled import solver
 from engine.core import View
 from engine.players import Player, find_player
 from engine.players.expert import worth
+from engine.registry import samples
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ def test_level_b_may_have_its_own_budget(monkeypatch: pytest.MonkeyPatch) -> Non
     assert second == [(0, 0.06), (1, 0.3), (2, 0.06), (3, 0.3)]
 
 
-@pytest.mark.parametrize(("game", "options"), [("four_card", {}), ("classic", {}), ("czech", {"players": 4})])
+@pytest.mark.parametrize(("game", "options"), samples())
 def test_the_all_seeing_player_plays_the_true_deal_legally(game: str, options: dict[str, object]) -> None:
     """The arena's upper bound plays from the true state: a deal of it against basic has no failure, and
     it never plays through the bot's ``find_player``."""
@@ -157,8 +158,8 @@ def test_the_all_seeing_player_takes_the_solvers_best_card_in_an_open_end_positi
 
 
 def test_the_arena_reports_series_points_beside_card_points(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The series margin is in A's favour: basic against random gets fewer of four-card Kozel's defeat points
-    (F14) and more of classic Kozel's series points (C13), so the margin is positive in both."""
+    """The series margin is in A's favour in every team game: basic against random gets fewer of four-card
+    Kozel's defeat points (F14) and more of classic Kozel's series points (C13), so the margin is positive."""
     monkeypatch.setattr("multiprocessing.get_context", lambda _: _Inline())
     report = arena.arena(
         level_a="basic",
@@ -168,7 +169,7 @@ def test_the_arena_reports_series_points_beside_card_points(monkeypatch: pytest.
         worlds=None,
         iterations=None,
         jobs=1,
-        games=["four_card", "classic"],
+        games=[name for name in variant_names() if find_variant(name).teams],
     )
     for game in report:
         assert {"a_series_margin", "a_series_margin_ci95", "a_margin"} <= set(game)

@@ -7,9 +7,10 @@ from io import BytesIO
 import pytest
 from PIL import Image
 
-from bot.charts import HEIGHT, WIDTH, nice_step
+from bot.charts import COLOURS, HEIGHT, WIDTH, nice_step
 from bot.i18n import LANGUAGES
 from bot.leaderboard import rating_picture
+from engine import variant_names
 from storage.models import RatingPoint
 
 
@@ -22,12 +23,12 @@ def history(games: dict[str, int]) -> dict[str, list[RatingPoint]]:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_rating_picture_draws_each_game_in_its_own_colour(lang: str) -> None:
-    png = rating_picture(history({"four_card": 40, "classic": 6, "czech": 1}), "Анна Černá", lang)
+    png = rating_picture(history({name: 40 // 6**i or 1 for i, name in enumerate(variant_names())}), "Анна Černá", lang)
     assert png is not None and png.startswith(b"\x89PNG") and len(png) < 150_000
     image = Image.open(BytesIO(png)).convert("RGB")
     assert image.size == (WIDTH, HEIGHT)
     colours = {colour for _, colour in image.getcolors(WIDTH * HEIGHT) or []}
-    for game_colour in ((0, 114, 178), (230, 159, 0), (0, 158, 115)):  # one line per game
+    for game_colour in COLOURS[: len(variant_names())]:  # one line per game
         assert game_colour in colours
 
 

@@ -14,15 +14,10 @@ import pytest
 from engine import find_variant
 from engine.actions import Action
 from engine.core import GameState, deal_round_robin, shuffle
+from engine.registry import samples
 from engine.simulate import simulate
 
-GAMES: list[tuple[str, dict[str, Any]]] = [
-    ("four_card", {}),
-    ("classic", {}),
-    ("classic", {"deck": 32, "all_tricks": "lose_series"}),
-    ("czech", {"players": 3}),
-    ("czech", {"players": 6}),
-]
+GAMES = samples(every=True)
 
 
 def every_seat_asked(state: GameState) -> list[Action]:

@@ -1,13 +1,20 @@
-"""The shape of ``bot/`` that the README promises: small modules, game knowledge in the presenters only,
-handlers that reach storage and the publisher only through the use cases."""
+"""The shape the README promises: each game is its package and nothing else knows a game; each layer imports
+only those below it; small modules in ``bot/``; handlers that reach storage and the publisher only through
+the use cases; one clock."""
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
-BOT = Path(__file__).resolve().parent.parent / "bot"
+from engine import find_variant, variant_names
+
+ROOT = Path(__file__).resolve().parent.parent
+BOT = ROOT / "bot"
+GAMES = ROOT / "engine" / "games"
+PACKAGES = ("engine", "storage", "bot", "playground", "bench", "tests")
 MAX_LINES = 400
 
 
@@ -20,15 +27,101 @@ def test_no_module_of_the_bot_is_long() -> None:
     assert long == {}
 
 
-def test_only_the_presenters_ask_which_game_it_is() -> None:
-    asking = [
-        f"{p.relative_to(BOT)}:{i}"
-        for p in modules()
-        if "present" not in p.parts
-        for i, line in enumerate(p.read_text().splitlines(), 1)
-        if "variant ==" in line or "variant !=" in line
-    ]
-    assert asking == []
+# --- each game is its package ---------------------------------------------------------------------------------
+
+
+def outside_the_games() -> Iterator[Path]:
+    """Every Python module of the project but those of a game's package (and the games' registration)."""
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if GAMES not in path.parents:
+                yield path
+
+
+def game_words() -> set[str]:
+    """What names a game in code: its name."""
+    return set(variant_names())
+
+
+def docstrings(tree: ast.Module) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def conditions(tree: ast.Module) -> Iterator[ast.expr]:
+    """Every expression that decides which way the code goes."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If | ast.While | ast.IfExp):
+            yield node.test
+        elif isinstance(node, ast.comprehension):
+            yield from node.ifs
+        elif isinstance(node, ast.match_case) and node.guard is not None:
+            yield node.guard
+
+
+def asks_which_game(condition: ast.expr, words: set[str]) -> bool:
+    """A comparison with a game's name, or of a ``variant``/``VARIANT`` with any text."""
+    for node in ast.walk(condition):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(isinstance(n, ast.Constant) and n.value in words for side in sides for n in ast.walk(side)):
+                return True
+            named = [not isinstance(side, ast.Constant) and "variant" in ast.unparse(side).lower() for side in sides]
+            texts = [isinstance(side, ast.Constant) and isinstance(side.value, str) for side in sides]
+            if any(named) and any(texts):
+                return True
+    return False
+
+
+def games_listed(node: ast.AST, words: set[str]) -> set[str]:
+    """The game names a list, tuple, set or dict written in the code holds."""
+    if not isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
+        return set()
+    items = [k for k in node.keys if k is not None] if isinstance(node, ast.Dict) else node.elts
+    return {n.value for item in items for n in ast.walk(item) if isinstance(n, ast.Constant) and n.value in words}
+
+
+def test_no_code_outside_a_game_asks_which_game_it_is_or_lists_the_games() -> None:
+    """A game is its package: outside the games' packages no condition compares with a game's name or asks
+    what a variant is, and nothing lists two games or more (tests and benches ask the registry: its names,
+    its samples).  Code that is not a test names no game at all but in its docstrings (a test may pick one
+    game for a scenario of that game, and say what it expects of it)."""
+    words = game_words()
+    found = []
+    for path in outside_the_games():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        where = path.relative_to(ROOT)
+        found += [f"{where}:{c.lineno} asks which game" for c in conditions(tree) if asks_which_game(c, words)]
+        found += [
+            f"{where}:{getattr(n, 'lineno', 0)} lists {sorted(g)}"
+            for n in ast.walk(tree)
+            if len(g := games_listed(n, words)) > 1
+        ]
+        if where.parts[0] != "tests":
+            skip = docstrings(tree)
+            found += [
+                f"{where}:{n.lineno} names {n.value}"
+                for n in ast.walk(tree)
+                if isinstance(n, ast.Constant) and n.value in words and id(n) not in skip
+            ]
+    assert found == []
+
+
+def test_the_game_check_sees_what_it_looks_for() -> None:
+    words = game_words()
+    name = next(iter(words))
+    tree = ast.parse(f"if variant == 'x': pass\nif x in ({name!r}, 'y'): pass\nz = [a for a in b if a.VARIANT != 'q']")
+    assert sum(asks_which_game(c, words) for c in conditions(tree)) == 3
+    other = next(iter(words - {name}), name)
+    assert games_listed(ast.parse(f"{{{name!r}: 1, {other!r}: 2}}").body[0].value, words) == {name, other}  # type: ignore[attr-defined]
+    assert f"engine/games/{name}/rules.py" not in {str(p.relative_to(ROOT)) for p in outside_the_games()}
+    assert "engine/games/__init__.py" not in {str(p.relative_to(ROOT)) for p in outside_the_games()}
+    assert find_variant(name).package == f"engine.games.{name}"
 
 
 def test_handlers_import_neither_storage_nor_the_publisher() -> None:
@@ -167,3 +260,68 @@ def test_storage_stamps_rows_with_the_bots_clock_never_sqlites() -> None:
         if re.search(r"'now'|current_timestamp|current_time|current_date", line, re.IGNORECASE)
     ]
     assert asking == []
+
+
+# --- layers ------------------------------------------------------------------------------------------------
+
+BELOW = {  # what each layer may import of the project
+    "engine": {"engine"},
+    "storage": {"engine", "storage"},
+    "bot": {"engine", "storage", "bot"},
+    "playground": {"engine", "storage", "bot", "playground"},
+    "entry": {"engine", "storage", "bot", "playground"},  # python -m bot: the bot in Telegram, or the playground
+}
+
+
+def project_imports(path: Path) -> set[str]:
+    """The top-level packages of the project a module imports."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Import):
+            found |= {a.name.split(".")[0] for a in node.names}
+    return found & set(PACKAGES)
+
+
+def layer_of(path: Path) -> str:
+    """The layer a module belongs to: its package's, but a game's presenter belongs to the bot, a game's
+    tests to the tests, and the program's entry point stands above the bot and the playground it picks."""
+    relative = path.relative_to(ROOT)
+    if relative == Path("bot/__main__.py"):
+        return "entry"
+    if GAMES in path.parents and path.parent != GAMES:
+        inside = path.relative_to(GAMES).parts
+        if inside[1] == "tests":
+            return "tests"
+        if inside[1] == "present.py":
+            return "bot"
+    return relative.parts[0]
+
+
+def test_each_layer_imports_only_the_layers_below_it() -> None:
+    """The engine imports nothing of the project but itself, storage only the engine, the bot no
+    playground, bench or tests; a game's presenter is the bot's part of the game, so it may import the bot,
+    and nothing in the engine imports it (it is found through the registry)."""
+    wrong = []
+    for package in BELOW:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            layer = layer_of(path)
+            if layer in BELOW and (extra := project_imports(path) - BELOW[layer]):
+                wrong.append(f"{path.relative_to(ROOT)} ({layer}) imports {sorted(extra)}")
+    assert wrong == []
+    presenters = sorted(GAMES.glob("*/present.py"))
+    assert presenters and all(layer_of(p) == "bot" for p in presenters)
+    for path in (ROOT / "engine").rglob("*.py"):
+        if layer_of(path) == "engine":
+            assert not any(".present" in m for m in modules_imported(path)), path
+
+
+def modules_imported(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found |= {node.module, *(f"{node.module}.{a.name}" for a in node.names)}
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+    return found

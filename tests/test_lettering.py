@@ -20,7 +20,8 @@ from bot.lettering import ELLIPSIS, Written, clusters, face_of, fitted, recordin
 from bot.present import Seating
 from bot.render import deal_result_picture, outcome_picture, table_picture
 from bot.typeface import CJK, EMOJI, EMOJI_STRIKE, TEXT, TEXT_BOLD, face
-from engine import GameState, find_variant
+from engine import GameState, find_variant, variant_names
+from engine.registry import samples
 from storage.models import RatingPoint
 from tests.helpers import doubled_czech
 
@@ -40,10 +41,7 @@ def played(variant: str, options: dict[str, object], seed: int, moves: int) -> G
     return state
 
 
-GAMES: tuple[tuple[str, dict[str, object]], ...] = (
-    ("four_card", {}), ("classic", {}), ("czech", {"players": 3}), ("czech", {"players": 4}),
-    ("czech", {"players": 5}), ("czech", {"players": 6}),
-)  # fmt: skip
+GAMES = samples(every=True)
 
 
 def every_picture(name: Callable[[int], str], chart_name: str) -> list[Written]:
@@ -54,10 +52,7 @@ def every_picture(name: Callable[[int], str], chart_name: str) -> list[Written]:
         for lang in LANGUAGES:
             for variant, options in GAMES:
                 seed = 7 + len(options)
-                positions = [played(variant, options, seed, moves) for moves in (0, 3, 5, 8, 13)]
-                if variant == "czech" and options["players"] == 6:
-                    positions.append(doubled_czech(6))  # its mark stands out of the doubler's plate
-                for state in positions:
+                for state in (played(variant, options, seed, moves) for moves in (0, 3, 5, 8, 13)):
                     seating = Seating(tuple(name(s) for s in range(state.num_players)), "Friends")
                     _ = table_picture(state.view(None), seating, (1,), lang).data
                 state = played(variant, options, seed, 10**6)
@@ -66,8 +61,11 @@ def every_picture(name: Callable[[int], str], chart_name: str) -> list[Written]:
                 for result in state.deals[-2:]:
                     _ = deal_result_picture(result, variant, seating, lang).data
                 _ = outcome_picture(state.outcome, state.totals, variant, seating, lang).data
+            doubled = doubled_czech(6)  # the double's mark stands out of the doubler's plate
+            seating = Seating(tuple(name(s) for s in range(doubled.num_players)), "Friends")
+            _ = table_picture(doubled.view(None), seating, (1,), lang).data
             history = {game: [RatingPoint(series=n, rating=1300 + 9 * n, provisional=n < 5, at="") for n in range(1, 9)]
-                       for game in ("four_card", "classic", "czech")}  # fmt: skip
+                       for game in variant_names()}  # fmt: skip
             assert rating_picture(history, chart_name, lang) is not None
     return written
 

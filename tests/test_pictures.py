@@ -16,7 +16,8 @@ from bot.present.base import plain
 from bot.render import deal_result_picture, score_line, table_caption, table_picture
 from bot.result_pictures import ResultLine, ResultText, draw_result
 from bot.sending import MAX_CAPTION
-from engine import DealResult, GameState, Kind, find_variant
+from engine import DealResult, GameState, Kind, find_variant, variant_names
+from engine.registry import samples
 from tests.helpers import doubled_czech
 
 MAX_BYTES = 80_000
@@ -55,11 +56,7 @@ def near(image: Image.Image, colour: tuple[int, int, int], tolerance: int = 24) 
     return pixels(image, colour, tolerance) >= 100
 
 
-@pytest.mark.parametrize(
-    ("variant", "options"),
-    [("four_card", {}), ("classic", {}), ("classic", {"deck": 32}), ("czech", {"players": 3}),
-     ("czech", {"players": 6})],
-)  # fmt: skip
+@pytest.mark.parametrize(("variant", "options"), samples(every=True))
 def test_every_phase_draws_within_the_budget(variant: str, options: dict[str, object]) -> None:
     for state in states(variant, options, 5, 12):
         picture(state, frozenset({1}))
@@ -182,7 +179,7 @@ def test_a_finished_trick_stays_with_who_took_it_until_the_next_lead() -> None:
     assert after.taker is None and len(after.plays) <= 1
 
 
-@pytest.mark.parametrize(("variant", "options"), [("four_card", {}), ("classic", {}), ("czech", {"players": 6})])
+@pytest.mark.parametrize(("variant", "options"), samples(every=True))
 def test_a_picture_tables_caption_says_whose_turn_and_the_score_not_the_trick(
     variant: str, options: dict[str, object]
 ) -> None:
@@ -223,7 +220,7 @@ def deal_results(variant: str, options: dict[str, object], seed: int) -> GameSta
     return state
 
 
-@pytest.mark.parametrize(("variant", "options"), [("four_card", {}), ("classic", {}), ("czech", {"players": 4})])
+@pytest.mark.parametrize(("variant", "options"), samples())
 def test_F14_C13_K5_each_deals_result_draws_its_totals_and_who_it_went_to(
     variant: str, options: dict[str, object]
 ) -> None:
@@ -261,14 +258,14 @@ def test_F14_C13_a_deal_of_eggs_draws_its_eggs() -> None:
     eggs = DealResult(deal_no=2, dealer=0, leader=1, points=(60, 60), score=(0, 0), totals=(4, 2), tricks=(5, 4),
                       eggs=True)  # fmt: skip
     seating = Seating(("Ann", "Bob", "Cid", "Dan"))
-    for variant in ("four_card", "classic"):
+    for variant in (name for name in variant_names() if find_variant(name).teams):
         shown = presenter(variant).result_picture(eggs, seating, "en")
         assert shown.eggs == 2 and "eggs" in shown.footer and not any(line.winner for line in shown.lines)
         image = Image.open(BytesIO(draw_result(shown))).convert("RGB")
         assert pixels(image, (250, 240, 215), 6) > 2_000  # the shells
 
 
-@pytest.mark.parametrize(("variant", "options"), [("four_card", {}), ("classic", {}), ("czech", {"players": 5})])
+@pytest.mark.parametrize(("variant", "options"), samples(every=True))
 def test_F15_C14_K8_the_goats_of_a_series_are_drawn_large_with_their_names(
     variant: str, options: dict[str, object]
 ) -> None:
@@ -281,9 +278,10 @@ def test_F15_C14_K8_the_goats_of_a_series_are_drawn_large_with_their_names(
     losers = sorted(state.outcome.losers)
     assert shown.goats == tuple(seating.names[s] for s in losers)
     sides = range(len(state.totals))
-    winners = set(state.outcome.winners) if variant == "czech" else {state.outcome.winners[0] % 2}
+    teams = find_variant(variant).teams
+    winners = {state.outcome.winners[0] % 2} if teams else set(state.outcome.winners)
     assert [line.winner for line in shown.lines] == [side in winners for side in sides]
-    assert [line.goat for line in shown.lines] == [not line.winner and (variant != "czech" or s in losers)
+    assert [line.goat for line in shown.lines] == [not line.winner and (teams or s in losers)
                                                    for s, line in enumerate(shown.lines)]  # fmt: skip
     assert shown.eggs == (2 if state.outcome.with_eggs else 0)
     image = Image.open(BytesIO(draw_result(shown))).convert("RGB")

@@ -10,33 +10,36 @@ from itertools import count
 
 import pytest
 
-from engine import Action, Card, GameState, Kind, find_variant
-from engine.games.classic.heuristics import choose as classic_choice
-from engine.games.classic.rules import ESUIT, TRUMP_SUIT
-from engine.games.czech.heuristics import choose as czech_choice
-from engine.games.four_card.heuristics import choose as four_card_choice
+from engine import Card, GameState, View, find_variant
 from engine.players import (
     BasicPlayer,
     ExpertPlayer,
-    Player,
     RandomPlayer,
     SearchPlayer,
     StrongLevel,
     StrongPlayer,
     find_player,
-    playout,
 )
-from engine.players.contract import Situation, heuristic
+from engine.players.contract import Situation, heuristic, tuning
 from engine.players.flat import WARMUP, FlatSearch
-from engine.players.search import heuristic_step, likelihood
+from engine.players.search import likelihood
 from engine.players.worlds import GREEDY_ATTEMPTS, Knowledge
-from tests.helpers import GAME_CONFIGS, act, deck_of, table_cards
+from engine.registry import samples
+from tests.helpers import GAME_CONFIGS, deck_of, table_cards
 
 SAME_FIELDS = [
     *("seat", "hand", "hand_sizes", "legal", "trick", "trick_top", "tricks", "tricks_taken", "totals", "to_move"),
     *("leader", "trump", "trump_card", "trump_card_holder", "stock_size", "talon_size", "doubled"),
     *("trump_lead_banned", "stock_trump_index", "eggs_pending", "deals"),
 ]
+
+
+def choosing(variant: str, options: dict[str, object], seed: int) -> tuple[GameState, View]:
+    """A game played at random to where its seat to move has more than two choices, and that seat's view."""
+    state, rng = find_variant(variant).new_game(seed, options), random.Random(seed)
+    while state.to_move is None or len(state.legal_actions(state.to_move)) <= 2:
+        state.apply(rng.choice(state.all_legal_actions()))
+    return state, state.view(state.to_move)
 
 
 def positions(variant: str, options: dict[str, object], seeds: range, stops: int = 6) -> list[GameState]:
@@ -215,67 +218,6 @@ def test_views_travel_to_another_process() -> None:
     assert copy.hand[0] is view.hand[0]
 
 
-def table(state: GameState, seat: int) -> Situation:
-    return Situation.of_view(state.view(seat))
-
-
-def test_c12_basic_catches_the_queen() -> None:
-    """C12: holding the 6♣ when an opponent's Q♣ is in the trick, the basic player plays it."""
-    layout = (
-        "AD 6D 7D 8S 9S KS TS AS 6H | QC 7H 8H 9H KH TH AH 6S 7S | "
-        "6C 7C 8C 9C KC TC AC JD JH | JS JC QD QH QS 8D 9D KD TD"
-    )
-    state = find_variant("classic").new_game(1, {"redeal": False}, stacked=[layout], dealer=3)
-    act(state, "0 play AD", "1 play QC")
-    choice = classic_choice(table(state, 2))
-    assert choice == Action.parse("2 play 6C")
-
-
-QUEEN_HUNT = (
-    "AD 6D 7D 8S 9S KS TS AS 6H | QC 7H 8H 9H KH TH AH 6S 7S | 6C 7C 8C 9C KC TC AC JD JH | JS JC QD QH QS 8D 9D KD TD"
-)
-
-
-@pytest.mark.parametrize("totals", [(0, 0), (10, 0)])
-def test_c12_strong_weighs_a_catch_that_ends_the_deal_or_the_series(totals: tuple[int, int]) -> None:
-    """C12: a candidate that catches the queen ends the deal at once (and, from 10 series points, the series):
-    the search must score that deal, not the next one, and not read past the list of deals."""
-    state = find_variant("classic").new_game(1, {"redeal": False}, stacked=[QUEEN_HUNT], dealer=3)
-    state.totals = list(totals)
-    act(state, "0 play AD", "1 play QC")
-    strong = StrongPlayer(budget=None, max_worlds=4)
-    assert strong.choose(state.view(2), random.Random(1)) in state.legal_actions(2)  # it used to raise IndexError
-    world = Knowledge(state.view(2)).world(random.Random(2))
-    deal = len(world.deals)
-    world.apply(Action.parse("2 play 6C"))
-    assert playout(world, 2, deal) == 60  # no card points, 4 series points to none: 15 × 4
-    assert len(world.deals) == deal + 1  # the next deal was not played
-
-
-def test_k4_basic_throws_the_kozel_when_void() -> None:
-    """K4/K5: unable to follow, the basic player gets rid of the kozel (13 penalty points)."""
-    layout = "7H 8H 9H TH JH QH KH AH | QS 7C 8C 9C TC JC QC KC | 7S 8S 9S TS JS KS AS AC | 7D 8D 9D TD JD QD KD AD"
-    state = find_variant("czech").new_game(1, {"players": 4}, stacked=[layout], dealer=3)
-    act(state, "0 play 7H")
-    assert czech_choice(table(state, 1)) == Action.parse("1 play QS")
-
-
-def test_f10_basic_takes_over_with_a_molodka() -> None:
-    """F10: holding four cards of one suit while the other team leads, the basic player plays them."""
-    layout = "6S 7S 8S 9S | AH KH QH JH | 6C 7C 8C 9C | 6D 7D 8D 9D / ... @ 5"
-    variant = find_variant("four_card")
-    state = variant.new_game(1, stacked=[variant.layout(layout)], dealer=0)
-    seat = state.to_move
-    assert seat == 1
-    choice = four_card_choice(table(state, 1))
-    assert choice is not None and choice.kind is Kind.MOLODKA
-    act(state, "1 molodka AH KH QH JH")
-    # seat 2's own four clubs may not replace the original leader's molodka (F10 priority): it answers
-    answer = four_card_choice(table(state, 2))
-    assert answer is not None and answer.kind is not Kind.MOLODKA
-    assert answer in state.legal_actions(2)
-
-
 def test_unknown_level_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown computer level"):
         find_player("genius")
@@ -285,116 +227,6 @@ def test_group_view_is_refused() -> None:
     state = find_variant("czech").new_game(1)
     with pytest.raises(ValueError, match="seat"):
         Knowledge(state.view(None))
-
-
-def test_f10_cards_sent_back_by_a_molodka_stay_with_their_players_in_every_world() -> None:
-    """F10/X1: after a molodka the cards that were on the table went back face up to their hands: seat 1
-    (who sees them) samples worlds where seat 0 holds the 6♠ and seat 2 the J♠ — never anyone else."""
-    variant = find_variant("four_card")
-    layout = "6S 7S 8S TD | 6C 7C 8C 9C | JS QS 6D 7D | 6H 7H 8H 9H / AD ... @ 0"
-    state = variant.new_game(1, stacked=[variant.layout(layout)], dealer=3)
-    act(state, "0 lead 6S", "1 discard 6C", "2 beat JS", "3 molodka 6H 7H 8H 9H")
-    knowledge = Knowledge(state.view(1))
-    rng = random.Random(9)
-    for _ in range(50):
-        world = knowledge.world(rng)
-        assert Card.parse("6S") in world.hands[0]
-        assert Card.parse("JS") in world.hands[2]
-        assert world.trick == state.trick
-
-
-def test_c7_and_k6_announcements_narrow_the_worlds() -> None:
-    """C7: a player who went out of trumps holds no trump afterwards; K6: the doubler keeps the kozel."""
-    state = find_variant("czech").new_game(5, {"players": 4})
-    holder = next(s for s in range(4) if Card.parse("QS") in state.hands[s])
-    act(state, f"{holder} double QS")
-    observer = (holder + 1) % 4
-    knowledge = Knowledge(state.view(observer))
-    rng = random.Random(1)
-    assert all(Card.parse("QS") in knowledge.world(rng).hands[holder] for _ in range(30))
-
-    rng = random.Random(3)
-    for seed in range(200):
-        classic = find_variant("classic").new_game(seed)
-        play_until_second_deal(classic, rng)
-        exchanges = [a for a in classic.legal_actions(classic.to_move or 0) if a.kind is Kind.EXCHANGE]
-        if not exchanges:
-            continue
-        exchanger = exchanges[0].seat
-        classic.apply(exchanges[0])
-        partner = (exchanger + 2) % 4
-        classic.apply(classic.legal_actions(partner)[0])
-        opponent = (exchanger + 1) % 4
-        knowledge = Knowledge(classic.view(opponent))
-        for _ in range(20):
-            world = knowledge.world(rng)
-            assert not any(ESUIT[c] == TRUMP_SUIT for c in world.hands[exchanger])
-        return
-    pytest.fail("no deal offered an exchange")
-
-
-def play_until_second_deal(state: GameState, rng: random.Random) -> None:
-    while not state.deals:
-        choices = [a for a in state.all_legal_actions() if a.kind is not Kind.REDEAL]
-        state.apply(rng.choice(choices))
-
-
-def rigged(kind: Kind, worth: float) -> object:
-    """A stand-in for the playouts: a deal in which ``kind`` was announced is worth ``worth`` to the
-    announcer's side, any other deal nothing, so only a decision by simulated value follows ``worth``."""
-
-    def finish(state: GameState, deal: int) -> list[float]:
-        announcer = next((a.seat for a in state.history if a.kind is kind), None)
-        if announcer is None:
-            return [0.0] * state.num_players
-        return [worth if s % 2 == announcer % 2 else -worth for s in range(state.num_players)]
-
-    return finish
-
-
-def first_position_with(kind: Kind) -> tuple[GameState, int]:
-    """A classic position where some seat may announce ``kind`` (C6 in a first deal, C7 in a later one)."""
-    rng = random.Random(4)
-    for seed in range(300):
-        state = find_variant("classic").new_game(seed)
-        if kind is Kind.EXCHANGE:
-            play_until_second_deal(state, rng)
-        for seat in range(4):
-            if any(a.kind is kind for a in state.legal_actions(seat)):
-                return state, seat
-    pytest.fail(f"no deal offered a {kind.value}")
-
-
-SEARCHES = [
-    pytest.param(SearchPlayer(budget=None, iterations=40), "engine.players.search.finish", id="tree"),
-    pytest.param(FlatSearch(budget=None, worlds=10), "engine.players.flat.finish", id="flat"),
-]
-
-
-@pytest.mark.parametrize("kind", [Kind.REDEAL, Kind.EXCHANGE])
-@pytest.mark.parametrize(("player", "target"), SEARCHES)
-def test_c6_c7_announcements_are_decided_by_search(
-    kind: Kind, player: Player, target: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """C6/C7: the strong player (both its searches) redeals or goes out of trumps when the simulated deals
-    say it pays, and not when they say it costs, whatever the hand looks like to the heuristics."""
-    state, seat = first_position_with(kind)
-    view = state.view(seat)
-    announce = next(a for a in view.legal if a.kind is kind)
-    monkeypatch.setattr(target, rigged(kind, 100.0))
-    assert player.choose(view, random.Random(1)) == announce
-    monkeypatch.setattr(target, rigged(kind, -100.0))
-    assert player.choose(view, random.Random(1)) != announce
-
-
-@pytest.mark.parametrize("player", [SearchPlayer(budget=None, iterations=30), FlatSearch(budget=None, worlds=6)])
-def test_c6_a_real_search_weighs_the_redeal_legally(player: Player) -> None:
-    """C6: with the real playouts (a redeal in a sampled world deals from a fresh seed) the answer of a seat
-    that may redeal is legal."""
-    state, seat = first_position_with(Kind.REDEAL)
-    view = state.view(seat)
-    choice = player.choose(view, random.Random(2))
-    assert choice is None or choice in view.legal
 
 
 def test_flat_search_stops_on_its_budget() -> None:
@@ -410,43 +242,37 @@ def test_flat_search_stops_on_its_budget() -> None:
     assert next(ticks) == 10
 
 
-@pytest.mark.parametrize(
-    ("variant", "options", "racing_rounds"),
-    [("czech", {"players": 4}, WARMUP), ("four_card", {}, 30)],
-    ids=["czech", "four_card"],
-)
+@pytest.mark.parametrize(("variant", "options"), samples())
 def test_flat_search_races_candidates_that_are_clearly_behind_out(
-    monkeypatch: pytest.MonkeyPatch, variant: str, options: dict[str, object], racing_rounds: int
+    monkeypatch: pytest.MonkeyPatch, variant: str, options: dict[str, object]
 ) -> None:
     """Racing: when every world says the same candidate is best by a wide margin, the others leave the race
     after the warm-up rounds and the search ends early with the leader; without racing it plays every
-    round for every candidate.  Four-card Kozel never races (``FULL_ROUNDS``): even a candidate far behind
-    plays all its rounds there."""
-    state = find_variant(variant).new_game(4 if variant == "czech" else 2, options)
-    seat = state.to_move
-    assert seat is not None
-    view = state.view(seat)
-    assert len(view.legal) > 2
+    round for every candidate.  In a game whose tuning says not to race, even a candidate far behind plays
+    all its rounds.  (Unweighted worlds: a world's weight would change how soon the evidence is clear.)"""
+    racing_rounds = WARMUP if tuning(variant).racing else 30
+    _, view = choosing(variant, options, 2)
     best = view.legal[-1]
 
     def finish(world: GameState, deal: int) -> list[float]:
-        played = world.history[-1] if len(world.history) > len(state.history) else None
+        played = world.history[-1] if world.history else None  # a sampled world's history is the candidate
         noise = random.random()
         return [(10.0 if played == best else 0.0) + noise for _ in range(world.num_players)]
 
     monkeypatch.setattr("engine.players.flat.finish", finish)
     calls: list[int] = []
     monkeypatch.setattr("engine.players.flat.record", lambda level, playouts: calls.append(playouts))
-    assert FlatSearch(budget=None, worlds=30).choose(view, random.Random(1)) == best
+    assert FlatSearch(budget=None, worlds=30, weighted=False).choose(view, random.Random(1)) == best
     assert calls[-1] == racing_rounds * len(view.legal)
-    assert FlatSearch(budget=None, worlds=30, racing=False).choose(view, random.Random(1)) == best
+    assert FlatSearch(budget=None, worlds=30, weighted=False, racing=False).choose(view, random.Random(1)) == best
     assert calls[-1] == 30 * len(view.legal)
 
 
-@pytest.mark.parametrize(("variant", "options"), [("classic", {}), ("czech", {"players": 4})])
+@pytest.mark.parametrize(("variant", "options"), samples())
 def test_worlds_are_weighted_by_how_well_they_explain_the_others_play(variant: str, options: dict[str, object]) -> None:
     """After tricks played by the basic heuristics, the real deal explains every play (weight 1); sampled
-    worlds where the heuristics would have played otherwise weigh less, and some do."""
+    worlds where the heuristics would have played otherwise weigh less, and some do: in a game whose tuning
+    weighs worlds; in the others every world weighs 1."""
     lighter = 0
     for seed in range(1, 6):
         state = find_variant(variant).new_game(seed, options)
@@ -463,23 +289,6 @@ def test_worlds_are_weighted_by_how_well_they_explain_the_others_play(variant: s
         weights = [likelihood(knowledge.world(rng), seat) for _ in range(20)]
         assert all(0 < w <= 1 for w in weights)
         lighter += sum(1 for w in weights if w < 1)
-    assert lighter > 0
+    assert (lighter > 0) == tuning(variant).weighted
 
 
-def test_c7_a_seat_that_may_go_out_of_trumps_knows_his_partner_holds_a_plain_card() -> None:
-    """C7: the exchange is legal only while the partner holds a plain card to give back, so every world a
-    seat samples lets him make it, and a search that weighs it applies it in every world.  Unconstrained,
-    about one world in 2,300 deals the partner nine of the 14 trumps the seat cannot see, and a search
-    samples hundreds of worlds a decision."""
-    state = find_variant("classic").new_game(1011)
-    while not state.deals:
-        heuristic_step(state)
-    seat = 2
-    view = state.view(seat)
-    exchange = next(a for a in view.legal if a.kind is Kind.EXCHANGE)
-    knowledge = Knowledge(view)
-    rng = random.Random(1)
-    for _ in range(8000):
-        assert exchange in knowledge.world(rng).legal_actions(seat)
-    for player in (FlatSearch(budget=None, worlds=20), ExpertPlayer(budget=None, worlds=20)):
-        assert player.choose(view, random.Random(2)) in view.legal

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from engine import DealResult, GameState, Outcome, find_variant
+from engine import DealResult, GameState, Outcome, find_variant, variant_names
+from engine.registry import default_variant_name
 from storage import Storage, rating
 from storage import __main__ as storage_cli
 from storage.db import MIGRATIONS, split_sql
@@ -220,9 +221,11 @@ async def test_a_lobby_cancelled_is_not_rated(storage: Storage) -> None:
     assert await storage.ratings.rated_count() == 0
 
 
-@pytest.mark.parametrize(("variant", "totals_against"), [("four_card", True), ("classic", False), ("czech", True)])
-async def test_cancelling_while_behind_is_a_loss(storage: Storage, variant: str, totals_against: bool) -> None:
-    """The side behind when a series is cancelled after its first deal loses rating, as in a finished series."""
+@pytest.mark.parametrize("variant", variant_names())
+async def test_cancelling_while_behind_is_a_loss(storage: Storage, variant: str) -> None:
+    """The side behind when a series is cancelled after its first deal loses rating, as in a finished series
+    (behind: more penalty points where the totals count against a side, fewer series points elsewhere)."""
+    totals_against = find_variant(variant).state_class.TOTALS_AGAINST
     for seed in range(40):  # a seed whose first deal leaves the totals apart
         game = await new_game(storage, variant, seed=seed)
         state = await storage.games.load_state(game)
@@ -301,17 +304,17 @@ async def test_rerate_finds_no_difference_then_finds_and_fixes_a_tampered_rating
     path = tmp_path / "kozel.db"
     store = await Storage.open(path)
     try:
-        for seed, variant in enumerate(("four_card", "czech", "classic", "four_card")):
+        for seed, variant in enumerate([*variant_names(), default_variant_name()]):
             game = await new_game(store, variant, seed=seed, people=(1, 2, 3, 4))
             await play_series(store, game, seed=seed)
-        assert await store.ratings.rated_count() == 4
+        assert await store.ratings.rated_count() == len(variant_names()) + 1
         assert await store.ratings.recompute() == []
-        await store.db.execute("UPDATE ratings SET mu = mu + 1 WHERE subject = 'p3' AND variant = 'four_card'")
+        await store.db.execute(f"UPDATE ratings SET mu = mu + 1 WHERE subject = 'p3' AND variant = '{default_variant_name()}'")
     finally:
         await store.close()
     assert await cli("--database", str(path), "rerate") == 1
     report = await check(path)
-    assert not report.ok and any("rating: four_card p3" in p for p in report.problems)
+    assert not report.ok and any(f"rating: {default_variant_name()} p3" in p for p in report.problems)
     assert await cli("--database", str(path), "rerate", "--write") == 0
     assert await cli("--database", str(path), "rerate") == 0
     report = await check(path)
@@ -329,7 +332,7 @@ async def test_a_database_from_before_ratings_is_rated_at_its_first_start(tmp_pa
         state = await store.games.load_state(cancelled)
         play_deal(state)
         await store.games.cancel(await record(store, cancelled, state))
-        assert await store.ratings.rated_count() == 4  # today a cancelled series with a deal ended counts
+        assert await store.ratings.rated_count() == len(variant_names()) + 1  # today a cancelled series with a deal ended counts
     finally:
         await store.close()
     old = tmp_path / "before.db"  # the same games stored by the schema before ratings
@@ -385,20 +388,22 @@ def test_K5_a_czech_deal_is_won_with_the_fewest_penalty_points_shared_or_not() -
 
 
 async def test_a_persons_ratings_and_places_in_each_chat(storage: Storage) -> None:
-    first = await new_game(storage, chat_id=-1, people=(1, 2, 3, 4), seed=1)
+    """A person's rating in each game he played, with his place in each chat that played it."""
+    game_a, game_b = variant_names()[0], variant_names()[-1]
+    first = await new_game(storage, game_a, chat_id=-1, people=(1, 2, 3, 4), seed=1)
     await play_series(storage, first)
-    second = await new_game(storage, "czech", chat_id=-2, people=(1, 5, 6, 7), seed=2)
+    second = await new_game(storage, game_b, chat_id=-2, people=(1, 5, 6, 7), seed=2)
     await play_series(storage, second, seed=2)
     found = {r.variant: r for r in await storage.ratings.of_person(1)}
-    assert set(found) == {"four_card", "czech"}
-    four_card, czech = found["four_card"], found["czech"]
-    assert four_card.skill.series == 1 and four_card.best is None  # provisional: no best yet
-    assert [(chat, count) for chat, _, count in four_card.places] == [("Chat -1", 4)]
-    assert [(chat, count) for chat, _, count in czech.places] == [("Chat -2", 4)]
-    board = rank(await storage.ratings.leaderboard(-1, "four_card"))
-    assert four_card.places[0][1] == 1 + [p.user_id for p in board].index(1)
+    assert set(found) == {game_a, game_b}
+    a, b = found[game_a], found[game_b]
+    assert a.skill.series == 1 and a.best is None  # provisional: no best yet
+    assert [(chat, count) for chat, _, count in a.places] == [("Chat -1", 4)]
+    assert [(chat, count) for chat, _, count in b.places] == [("Chat -2", 4)]
+    board = rank(await storage.ratings.leaderboard(-1, game_a))
+    assert a.places[0][1] == 1 + [p.user_id for p in board].index(1)
     results = await storage.results.of_game(first.game_id)
-    assert four_card.series_won == int(next(r.won for r in results if r.user_id == 1))
+    assert a.series_won == int(next(r.won for r in results if r.user_id == 1))
     history = await storage.ratings.history(1)
-    assert [p.series for p in history["four_card"]] == [1] and [p.series for p in history["czech"]] == [1]
-    assert history["czech"][0].rating == czech.skill.rating
+    assert [p.series for p in history[game_a]] == [1] and [p.series for p in history[game_b]] == [1]
+    assert history[game_b][0].rating == b.skill.rating

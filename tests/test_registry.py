@@ -5,24 +5,24 @@ from __future__ import annotations
 import pytest
 
 from engine import find_variant, variant_named, variant_names
+from engine.games import PACKAGES
+from engine.registry import default_variant_name
+from storage.models import ChatSettings
 
 
-@pytest.mark.parametrize(
-    ("text", "name"),
-    [
-        ("four_card", "four_card"),
-        ("4", "four_card"),
-        (" Four-Card ", "four_card"),
-        ("4 карты", "four_card"),
-        ("Классика", "classic"),
-        ("czech", "czech"),
-        ("Český", "czech"),
-        ("чешский", "czech"),
-    ],
-)
-def test_a_game_is_found_by_its_name_or_an_alias(text: str, name: str) -> None:
-    variant = variant_named(text)
-    assert variant is not None and variant.name == name
+def spellings(word: str) -> list[str]:
+    """How people type a game's name or alias: as it is, capitalised, upper case, padded, with a hyphen where
+    the name has an underscore."""
+    return [word, word.capitalize(), word.upper(), f" {word} ", word.replace("_", "-")]
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_a_game_is_found_by_its_name_or_an_alias(name: str) -> None:
+    variant = find_variant(name)
+    for word in (name, *variant.aliases):
+        for text in spellings(word):
+            found = variant_named(text)
+            assert found is not None and found.name == name, text
 
 
 @pytest.mark.parametrize("text", ["", "poker", "4 4", "czechia"])
@@ -37,8 +37,9 @@ def test_aliases_name_one_game_each() -> None:
             assert alias not in variant_names() and seen.setdefault(alias, name) == name
 
 
-def test_seat_counts_and_teams() -> None:
-    """F1/C1: two teams of two; K1: three to six players, each for himself."""
-    assert find_variant("four_card").players == (4,) and find_variant("four_card").teams
-    assert find_variant("classic").players == (4,) and find_variant("classic").teams
-    assert find_variant("czech").players == (3, 4, 5, 6) and not find_variant("czech").teams
+def test_the_games_are_offered_in_the_order_of_their_registration() -> None:
+    """engine.games.PACKAGES orders the games: the bot offers them so, and the first is a chat's game until
+    it picks another."""
+    assert [find_variant(name).package for name in variant_names()] == [f"engine.games.{p}" for p in PACKAGES]
+    assert default_variant_name() == variant_names()[0]
+    assert ChatSettings().default_variant == variant_names()[0]

@@ -40,7 +40,7 @@ from bot.menus import (
     render_settings,
     render_stats,
 )
-from bot.present import GAMES, game_title
+from bot.present import GAMES, game_title, presenter
 from bot.render import (
     Seating,
     render_deal_result,
@@ -49,7 +49,7 @@ from bot.render import (
     render_table,
     sort_hand,
 )
-from engine import Action, Card, GameState, Kind, find_variant, variant_named
+from engine import Action, Card, GameState, Kind, find_variant, variant_named, variant_names
 from engine.simulate import play_random
 from storage import ChatSettings
 from tests.helpers import GAME_CONFIGS, act, card_buttons_that_play, first_legal
@@ -120,7 +120,7 @@ def check_hand(
     actions = [d.split(":")[2][1:] for d in data if d.split(":")[2].startswith("a")]
     for encoded in actions:  # every active action button is a legal action of this seat
         assert Action.decode(encoded) in view.legal
-    if view.variant == "four_card":  # a card's own button plays it only when it has one use, alone
+    if presenter(view.variant).selects_cards:  # a card's own button plays it only when it has one use, alone
         assert one_tap_cards(view.variant, markup) == ({} if selection else one_use(view.legal))
     assert len(text) < 4096
     assert "Bob <b>" not in text  # names are escaped for HTML
@@ -261,12 +261,13 @@ def test_F15_C14_the_series_line_says_what_counts_toward_12() -> None:
     """Four-card Kozel counts penalty points, 12 lose (F15); classic Kozel series points, 12 win (C14): the same
     word for both read as if a four-card team near 12 were winning.  The tricks line numbers the teams, which the
     series line just below names."""
-    for name, expected in (("four_card", "Penalty points: Team 1 (Ann &amp; Cid"), ("classic", "Score: Team 1 (Ann")):
+    for name in (name for name in variant_names() if find_variant(name).teams):
+        words = "Penalty points: Team 1 (Ann &amp; Cid" if find_variant(name).state_class.TOTALS_AGAINST else "Score: Team 1 (Ann"
         state = find_variant(name).new_game(2)
         while not state.tricks_done:
             state.apply(first_legal(state))
         for text in (render_table(state.view(None), NAMES, "en"), check_hand(state, 0, "en")[0]):
-            assert expected in text, text
+            assert words in text, text
             taken = state.tricks_taken
             assert f"Tricks: Team 1 — {taken[0]} · Team 2 — {taken[1]}" in text, text
     state = find_variant("four_card").new_game(2)

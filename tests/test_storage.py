@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from engine import Action, GameState, find_variant
+from engine.registry import samples
 from storage import (
     SCHEMA_VERSION,
     ChatSettings,
@@ -322,9 +323,7 @@ async def test_updates_are_claimed_once(storage: Storage) -> None:
     await storage.updates.prune()
 
 
-@pytest.mark.parametrize(
-    ("variant", "options"), [("four_card", {}), ("classic", {"deck": 32}), ("czech", {"players": 5})]
-)
+@pytest.mark.parametrize(("variant", "options"), samples(every=True))
 async def test_actions_deals_and_results_round_trip(storage: Storage, variant: str, options: dict[str, Any]) -> None:
     game = await new_game(storage, variant=variant, **options)
     state = await play_out(storage, game, seed=3, user_id=1)
@@ -361,10 +360,7 @@ async def test_cancel_keeps_results_marked_cancelled(storage: Storage) -> None:
 # --- resume, concurrency, kill -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("variant", "options"),
-    [("four_card", {}), ("classic", {}), ("czech", {"players": 3}), ("czech", {"players": 6})],
-)
+@pytest.mark.parametrize(("variant", "options"), samples(every=True))
 async def test_X3_resume_after_close_equals_an_uninterrupted_run(
     tmp_path: Path, variant: str, options: dict[str, Any]
 ) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.registry import samples
 from storage import Storage, StorageError
 from storage.maintenance import backup, check
 from tests.test_storage import ROOT, new_game, sha
@@ -35,7 +36,7 @@ async def played(path: Path, games: int = 3, moves: int = 60) -> list[int]:
     rng = random.Random(3)
     ids = []
     try:
-        for i, (variant, options) in enumerate([("four_card", {}), ("classic", {}), ("czech", {"players": 5})][:games]):
+        for i, (variant, options) in enumerate(samples()[:games]):
             game = await new_game(store, chat_id=-200 - i, variant=variant, **options)
             state = await store.games.load_state(game)
             for _ in range(moves):

@@ -28,11 +28,10 @@ class NoSolverError(LookupError):
 
 
 class SolverBench(NamedTuple):
-    """What ``bench.solver`` measures of a game's solver: solves from the start of these tricks, of positions
-    from this deal of a series (its index), with fewer positions where a solve is slow (trick → divisor)."""
+    """What ``bench.solver`` measures of a game's solver: solves from the start of these tricks (of the game's
+    ``typical_deal``), with fewer positions where a solve is slow (trick → divisor)."""
 
     tricks: tuple[int, ...]
-    deal: int
     fewer: Mapping[int, int]
 
 

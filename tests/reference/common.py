@@ -1,4 +1,5 @@
-"""What the three reference models share: card strings and the action tuple."""
+"""What every game's reference model shares: card strings, the action tuple, what a deal and a series are
+expected to give."""
 
 from __future__ import annotations
 
@@ -45,3 +46,4 @@ class Ending:
     with_eggs: bool = False
     table_points: tuple[int, ...] = ()
     no_trick: bool = False
+

@@ -7,24 +7,66 @@ strings, and compares what both sides say.  No rule function of the engine is us
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from engine import Action, Card, EngineError, GameState, Kind, find_variant
-from engine.games.czech.names import GERMAN_SUIT_NAME
-from tests.reference.classic import Classic
-from tests.reference.common import DealRecord, RefAction
-from tests.reference.czech import Czech
-from tests.reference.four_card import FourCard
+import pytest
 
-Model = FourCard | Classic | Czech
+from engine import Action, Card, DealResult, EngineError, GameState, Kind, Outcome, find_variant
+from tests.reference.common import DealRecord, Ending, RefAction
+
 Policy = Callable[[GameState, random.Random], Action]
 
-# Which card symbol stands for each Czech suit: display data of the engine, not a rule.
-CZECH_SYMBOLS = {name: suit.symbol for suit, name in GERMAN_SUIT_NAME["cs"].items()}
+
+class Model(Protocol):
+    """What the driver (``tests/reference/drive.py``) asks of every game's reference model."""
+
+    hands: list[list[str]]
+    dealer: int
+    leader: int
+    ending: Ending | None
+    last_deal: DealRecord | None
+    last_trick: tuple[int, list[str]] | None
+    seen: Counter[str]
+
+    def legal(self, seat: int) -> set[RefAction]: ...
+
+    def apply(self, seat: int, kind: str, cards: list[str]) -> str | None:
+        """Apply an action: None, "trick", "redeal" or "deal" (the deal ended)."""
+        ...
+
+
+class Driving(Protocol):
+    """How the driver hands a game's deals to its reference model and what it compares beyond what every
+    game shares: the game package's ``tests/driving.py``, the one part of its reference that reads the
+    engine (through its public API only)."""
+
+    KINDS: tuple[str, ...]  # the kinds of action a probe tries
+    MOST_CARDS: int  # the most cards one action holds
+
+    def new_model(self, state: GameState, /) -> Model: ...
+
+    def hand_over_deal(self, state: GameState, model: Any, /) -> None:
+        """Give the model the deal the engine has just dealt."""
+        ...
+
+    def to_move(self, model: Any, /) -> int | None: ...
+
+    def totals(self, model: Any, /) -> list[int]: ...
+
+    def check_deal(self, got: DealResult, expected: DealRecord, where: str, /) -> None: ...
+
+    def check_ending(self, outcome: Outcome, ending: Ending, where: str, /) -> None: ...
+
+
+def driving(name: str) -> Driving:
+    """The game's way of driving its reference model (its package's ``tests/driving.py``)."""
+    found: Driving = importlib.import_module(f"{find_variant(name).package}.tests.driving")
+    return found
 
 
 _TEXT: dict[int, str] = {}
@@ -135,41 +177,8 @@ class Steer:
 # --- the comparison ---------------------------------------------------------------------------------------
 
 
-def new_model(state: GameState) -> Model:
-    if state.VARIANT == "four_card":
-        return FourCard(state.dealer)
-    if state.VARIANT == "classic":
-        opts = state.options
-        return Classic(state.dealer, deck_size=opts.deck, redeal=opts.redeal, all_tricks=opts.all_tricks)
-    return Czech(state.dealer, state.num_players, CZECH_SYMBOLS)
-
-
 def hands_of(state: GameState) -> list[list[str]]:
     return [cards_text(hand) for hand in state.hands]
-
-
-def hand_over_deal(state: GameState, model: Model) -> None:
-    """Give the model the deal the engine has just dealt."""
-    if isinstance(model, FourCard):
-        model.start_deal(hands_of(state), cards_text(state.stock), str(state.trump_card))  # type: ignore[attr-defined]
-    elif isinstance(model, Classic):
-        model.start_deal(hands_of(state))
-    else:
-        model.start_deal(hands_of(state), cards_text(state.talon))  # type: ignore[attr-defined]
-
-
-def expected_to_move(model: Model) -> int | None:
-    if model.ending is not None:
-        return None
-    if isinstance(model, Classic) and model.owes_card_back is not None:
-        return model.owes_card_back
-    return model.turn
-
-
-def model_totals(model: Model) -> list[int]:
-    if isinstance(model, FourCard):
-        return model.defeat
-    return model.totals
 
 
 def check_position(state: GameState, model: Model, where: str) -> None:
@@ -182,8 +191,9 @@ def check_position(state: GameState, model: Model, where: str) -> None:
             raise AssertionError(
                 f"{where}: legal actions of seat {seat} differ; engine only: {only_engine}; reference only: {only_ref}"
             )
-    assert state.to_move == expected_to_move(model), f"{where}: to move {state.to_move} vs {expected_to_move(model)}"
-    assert list(state.totals) == model_totals(model), f"{where}: totals {state.totals} vs {model_totals(model)}"
+    game = driving(state.VARIANT)
+    assert state.to_move == game.to_move(model), f"{where}: to move {state.to_move} vs {game.to_move(model)}"
+    assert list(state.totals) == game.totals(model), f"{where}: totals {state.totals} vs {game.totals(model)}"
     if state.outcome is not None:
         return
     assert [sorted(h) for h in hands_of(state)] == [sorted(h) for h in model.hands], f"{where}: hands differ"
@@ -215,10 +225,7 @@ def check_deal(state: GameState, expected: DealRecord, where: str) -> None:
         notes=expected.notes,
     )
     assert actual == expected, f"{where}: deal result\n engine    {actual}\n reference {expected}"
-    if state.VARIANT == "classic":
-        assert ("queen_caught" in got.events) == ("queen_caught" in expected.notes), f"{where}: C12 {got.events}"
-    if state.VARIANT == "czech":
-        assert ("double" in got.events) == ("double" in expected.notes), f"{where}: K6 {got.events}"
+    driving(state.VARIANT).check_deal(got, expected, where)
 
 
 def check_ending(state: GameState, model: Model, where: str) -> None:
@@ -226,12 +233,7 @@ def check_ending(state: GameState, model: Model, where: str) -> None:
     assert ending is not None and outcome is not None, f"{where}: ended {outcome} vs {ending}"
     assert set(outcome.winners) == set(ending.winners), f"{where}: winners {outcome} vs {ending}"
     assert set(outcome.losers) == set(ending.losers), f"{where}: losers {outcome} vs {ending}"
-    if isinstance(model, FourCard):
-        assert outcome.with_eggs == ending.with_eggs, f"{where}: F15 goats with eggs {outcome} vs {ending}"
-    if isinstance(model, Classic):
-        assert (outcome.reason == "no_trick") == ending.no_trick, f"{where}: C13 option {outcome} vs {ending}"
-    if isinstance(model, Czech):
-        assert tuple(outcome.table_points) == ending.table_points, f"{where}: K9 {outcome} vs {ending}"
+    driving(state.VARIANT).check_ending(outcome, ending, where)
     for seat in range(state.num_players):
         assert state.legal_actions(seat) == (), f"{where}: seat {seat} may still act after the end"
 
@@ -239,17 +241,13 @@ def check_ending(state: GameState, model: Model, where: str) -> None:
 def probe(state: GameState, model: Model, rng: random.Random, where: str) -> bool:
     """Try one action the reference holds illegal and check that the engine refuses it untouched."""
     seat = rng.randrange(state.num_players)
-    kinds = {
-        "four_card": ["lead", "beat", "discard", "molodka"],
-        "classic": ["play", "redeal", "exchange", "giveback"],
-        "czech": ["play", "double"],
-    }[state.VARIANT]
-    kind = rng.choice(kinds)
+    game = driving(state.VARIANT)
+    kind = rng.choice(game.KINDS)
     pool = list(model.hands[seat])
     if rng.random() < 0.2:
         other = rng.randrange(state.num_players)
         pool += model.hands[other]
-    size = rng.randint(0, min(len(pool), 4 if state.VARIANT == "four_card" else 1))
+    size = rng.randint(0, min(len(pool), game.MOST_CARDS))
     cards = rng.sample(sorted(set(pool)), min(size, len(set(pool))))
     if (seat, kind, frozenset(cards)) in model.legal(seat):
         return False
@@ -279,8 +277,9 @@ def compare_game(
     """Play one series or game with ``policy`` and compare engine and reference at every step."""
     variant = find_variant(name)
     state = variant.new_game(seed, options, stacked=list(stacked), dealer=dealer)
-    model = new_model(state)
-    hand_over_deal(state, model)
+    game = driving(name)
+    model = game.new_model(state)
+    game.hand_over_deal(state, model)
     rng = random.Random(f"reference/{seed}")
     tally = Tally(games=1)
     while True:
@@ -305,7 +304,7 @@ def compare_game(
             check_trick(state, model, where)
         elif event == "redeal":
             assert len(state.deals) == deals_before and state.attempt == attempt_before + 1, f"{where}: C6"
-            hand_over_deal(state, model)
+            game.hand_over_deal(state, model)
         else:
             assert len(state.deals) == deals_before + 1, f"{where}: the reference ended the deal, the engine did not"
             assert model.last_deal is not None
@@ -316,7 +315,7 @@ def compare_game(
                 check_ending(state, model, where)
             else:
                 assert state.outcome is None, f"{where}: the engine ended the series: {state.outcome}"
-                hand_over_deal(state, model)
+                game.hand_over_deal(state, model)
     tally.seen.update(model.seen)
     return tally
 
@@ -345,3 +344,43 @@ def compare_many(
             )
         )
     return total
+
+
+# --- deals for the tests ------------------------------------------------------------------------------------
+
+
+def runs(deals: tuple[int, list[int]]) -> list[Any]:
+    """(deals, seed offset) for the plain run, then each chunk of the thorough run."""
+    quick, chunks = deals
+    thorough = [
+        pytest.param(n, 1000 * (i + 1), id=f"{n}-chunk{i}", marks=pytest.mark.reference) for i, n in enumerate(chunks)
+    ]
+    return [pytest.param(quick, 0, id=f"{quick}"), *thorough]
+
+
+def four_card_policy() -> Policy:
+    return favour({"molodka"}, 0.25)
+
+
+def classic_policy() -> Policy:
+    return favour({"exchange", "redeal"}, 0.1)
+
+
+def layout(hands: list[str], deck: list[str], rng: random.Random, cut: int | None = None) -> str:
+    """A stacked deal: the given hands, the other cards shuffled after ``/`` (and ``@ cut`` if given)."""
+    used = {c for h in hands for c in h.split()}
+    rest = [c for c in deck if c not in used]
+    rng.shuffle(rest)
+    text = " | ".join(hands) + " / " + " ".join(rest)
+    return text if cut is None else f"{text} @ {cut}"
+
+
+def random_layout(deck: list[str], per_hand: int, players: int, rng: random.Random) -> str:
+    cards = list(deck)
+    rng.shuffle(cards)
+    hands = [" ".join(cards[i * per_hand : (i + 1) * per_hand]) for i in range(players)]
+    return layout(hands, deck, rng)
+
+
+def eggs(state: GameState) -> float:
+    return 1.0 if state.deals[-1].eggs else 0.0

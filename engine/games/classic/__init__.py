@@ -24,6 +24,8 @@ GAME = register(
         ),
         aliases=("классика", "klassik", "классический", "klasický", "klasicky"),
         compiled="engine.games.classic.compiled",
+        samples=({}, {"deck": 32, "redeal": False}),
+        typical_deal=1,  # C7 and C9 come into play from the second deal
     )
 )
 

@@ -25,6 +25,7 @@ GAME = register(
         ),
         aliases=("cz", "чешский", "чех", "cesky", "český"),
         compiled="engine.games.czech.compiled",
+        samples=({"players": 4}, {"players": 3}, {"players": 5}, {"players": 6}),
     )
 )
 

@@ -129,7 +129,7 @@ def random_play(deals: int, seed: int, options: Mapping[str, object]) -> int:
 
 SOLVE_CARDS = 20  # cards left in the hands from which a solve takes milliseconds (bench.solver)
 # bench.solver: a solve from trick 1 takes longest, so a tenth of the positions there
-BENCH = SolverBench(tricks=(1, 3, 5), deal=0, fewer={1: 10})
+BENCH = SolverBench(tricks=(1, 3, 5), fewer={1: 10})
 
 
 def encode_state(state: GameState) -> bytes:

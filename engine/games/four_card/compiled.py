@@ -137,8 +137,8 @@ def random_play(deals: int, seed: int, options: Mapping[str, object]) -> int:
 # --- for the search over sampled worlds (engine.compiled.CompiledGame) and bench.solver -------------------
 
 
-# bench.solver: solves from tricks 4 to 7 of a first deal (earlier ones take seconds to minutes)
-BENCH = SolverBench(tricks=(4, 5, 6, 7), deal=0, fewer={})
+# bench.solver: solves from tricks 4 to 7 (earlier ones take seconds to minutes)
+BENCH = SolverBench(tricks=(4, 5, 6, 7), fewer={})
 
 
 def encode_state(state: GameState) -> bytes:

@@ -15,6 +15,7 @@ from engine import (
     IllegalActionError,
     Kind,
     NotYourTurnError,
+    OptionsError,
     Suit,
     TrickRecord,
     find_variant,
@@ -533,3 +534,14 @@ def test_F1_the_goats_are_both_partners_of_one_team() -> None:
     finish_with(state, everything, (9, 0))  # team B: 12, the goats
     assert state.outcome is not None
     assert state.outcome.losers == (1, 3) and state.outcome.winners == (0, 2)
+
+
+def test_F1_the_registry_seats_four_players_partners_opposite_in_two_teams() -> None:
+    """F1: four players, two teams of partners."""
+    variant = find_variant("four_card")
+    assert variant.players == (4,) and variant.teams
+
+
+def test_F1_the_number_of_players_is_not_an_option() -> None:
+    with pytest.raises(OptionsError, match="players"):
+        find_variant("four_card").options({"players": 3})

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine import Action, Card, IllegalActionError, Kind, TrickRecord, find_variant, parse_cards
+from engine import Action, Card, IllegalActionError, Kind, OptionsError, TrickRecord, find_variant, parse_cards
 from engine.games.classic.rules import (
     DECK_32,
     DECK_36,
@@ -525,3 +525,15 @@ def test_X1_C7_only_the_two_partners_see_the_exchanged_cards() -> None:
     for seat in (0, 2):
         assert [p.cards for p in state.view(seat).deal_log] == [parse_cards("7C"), parse_cards("9D")]
     check_invariants(state)
+
+
+def test_C1_the_registry_seats_four_players_partners_opposite_in_two_teams() -> None:
+    """C1: four players, two teams of partners."""
+    variant = find_variant("classic")
+    assert variant.players == (4,) and variant.teams
+
+
+@pytest.mark.parametrize("deck", [40, 24])
+def test_C2_a_deck_of_another_size_is_refused(deck: int) -> None:
+    with pytest.raises(OptionsError, match="deck"):
+        find_variant("classic").options({"deck": deck})

@@ -329,3 +329,15 @@ def test_K9_a_winner_with_0_gets_6_and_the_others_under_100_get_1() -> None:
     assert state.outcome is not None
     assert state.outcome.winners == (0,) and state.outcome.losers == (1, 3)
     assert state.outcome.table_points == (6, 0, 1, 0)
+
+
+def test_K1_the_registry_seats_three_to_six_each_for_himself() -> None:
+    """K1: three to six players, each for himself."""
+    variant = find_variant("czech")
+    assert variant.players == (3, 4, 5, 6) and not variant.teams
+
+
+@pytest.mark.parametrize("players", [2, 7])
+def test_K1_the_options_refuse_other_player_counts(players: int) -> None:
+    with pytest.raises(OptionsError, match="players"):
+        find_variant("czech").options({"players": players})

@@ -1,0 +1,1 @@
+"""Classic Kozel's tests: its rules, its compiled core held to them, its reference model."""

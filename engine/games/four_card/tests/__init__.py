@@ -1,0 +1,1 @@
+"""Four-card Kozel's tests: its rules, its compiled core held to them, its reference model."""
