@@ -43,16 +43,15 @@ import os
 import random
 import statistics
 import sys
-import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engine import Action, GameState, find_variant, variant_names
+from engine import Action, GameState, clock, find_variant, variant_names
 from engine.compiled import solver
-from engine.core import View
 from engine.players import Player, find_player
 from engine.players.expert import worth
 from engine.players.search import STATS, candidates
+from engine.state import View
 
 Failures = dict[str, int]  # level -> exceptions, illegal choices and refusals to move
 Times = dict[str, list[float]]  # level -> seconds per decision
@@ -105,13 +104,13 @@ def ask(player: Player, state: GameState, seat: int, rng: random.Random, log: Lo
     """One decision, timed; a failure (an exception, an action that is not legal, None from the seat to move)
     is counted against the level and logged, and the basic player acts instead so the deal can go on."""
     view = state.view(seat)
-    started = time.perf_counter()
+    started = clock.perf()
     problem = ""
     try:
         action = player.choose_in(state, seat, rng) if isinstance(player, AllSeeing) else player.choose(view, rng)
     except Exception as error:  # every failure is counted and reported, never hidden
         problem, action = f"raised {error!r}", None
-    log.times.setdefault(player.name, []).append(time.perf_counter() - started)
+    log.times.setdefault(player.name, []).append(clock.perf() - started)
     if not problem and action is not None and action not in view.legal:
         problem = f"chose the illegal {action}"
     if not problem and action is None and seat == state.to_move:
@@ -165,7 +164,7 @@ def play_pair(task: Task) -> PairResult:
     wins = margin = series = 0.0
     log = Log()
     before = {level: list(counts) for level, counts in STATS.items()}
-    started = time.perf_counter()
+    started = clock.perf()
     for a_seats in (0, 1):
         state = variant.new_game(seed, options)
         n = state.num_players
@@ -198,7 +197,7 @@ def play_pair(task: Task) -> PairResult:
         level: [counts[0] - before.get(level, [0, 0])[0], counts[1] - before.get(level, [0, 0])[1]]
         for level, counts in STATS.items()
     }
-    seconds = time.perf_counter() - started
+    seconds = clock.perf() - started
     return PairResult(wins / 2, margin / 2, series / 2, seconds, log.failures, log.times, playouts)
 
 
@@ -238,7 +237,7 @@ def arena(
                 (variant_name, options, level_a, level_b, budgets, worlds, iterations, seed)
                 for seed in range(first_seed, first_seed + pairs)
             ]
-            started = time.perf_counter()
+            started = clock.perf()
             results = pool.map(play_pair, tasks, chunksize=max(1, pairs // (jobs * 8)))
             wins, wins_ci = interval([r.wins for r in results])
             margin, margin_ci = interval([r.margin for r in results])
@@ -275,7 +274,7 @@ def arena(
                     "playouts_per_search": {lv: round(c[1] / c[0], 1) for lv, c in playouts.items() if c[0]},
                     "decision_seconds_mean": {lv: round(statistics.fmean(t), 4) for lv, t in times.items()},
                     "decision_seconds_p99": {lv: round(p99(t), 4) for lv, t in times.items()},
-                    "wall_seconds": round(time.perf_counter() - started, 1),
+                    "wall_seconds": round(clock.perf() - started, 1),
                 }
             )
             print(json.dumps(report[-1]), flush=True)
@@ -299,10 +298,10 @@ def timing(decisions: int, budget: float, level: str = "strong") -> dict[str, An
             while state.outcome is None and not state.deals:
                 for seat in range(state.num_players):
                     if state.legal_actions(seat) and seat in (state.to_move, 0):
-                        started = time.perf_counter()
+                        started = clock.perf()
                         action = players[seat].choose(state.view(seat), rng)
                         if seat == 0 and len(state.legal_actions(0)) > 1:
-                            times.append(time.perf_counter() - started)
+                            times.append(clock.perf() - started)
                         if action is not None:
                             state.apply(action)
                             break

@@ -50,7 +50,6 @@ import multiprocessing
 import os
 import random
 import tempfile
-import time
 import tracemalloc
 from collections import Counter
 from collections.abc import Iterator
@@ -62,11 +61,14 @@ from typing import Any, cast
 from bot import callbacks
 from bot.app import settle_heap
 from bot.clock import Clock
+from engine import clock
 from engine.actions import Kind
 from engine.registry import variant_names
 from playground.botapi import EXEMPT, Limits
 from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import BotRunner, Person, play_turn
+
+REAL_TIME = Clock()  # this bench's people wait on the real clock, as Telegram's do
 
 VARIANTS = [f"/newgame {name}" for name in variant_names()]
 PUT_DOWN = frozenset({Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.MOLODKA, Kind.PLAY})  # moves that play cards
@@ -128,16 +130,16 @@ async def open_game(
         person.chats = (chat_id, *(p.user_id for p in people))
     await server.send_text(people[0].user_id, chat_id, VARIANTS[index % len(VARIANTS)])
     while not server.bot_messages(chat_id):
-        await asyncio.sleep(0.005)
+        await REAL_TIME.sleep(0.005)
     lobby = server.bot_messages(chat_id)[-1]
     for person in people:
         url = next(b["url"] for b in lobby.buttons() if "url" in b)
         await server.send_text(person.user_id, person.user_id, "/start " + url.split("?start=")[1])
     # The creator starts once the lobby shows everyone seated (joins go into the group's budget of edits).
-    deadline = time.monotonic() + OPEN_TIMEOUT
+    deadline = clock.monotonic() + OPEN_TIMEOUT
     while not all(p.name in server.messages[(chat_id, lobby.message_id)].text for p in people):
-        assert time.monotonic() < deadline, f"table {index}: the lobby never showed everyone"
-        await asyncio.sleep(0.05)
+        assert clock.monotonic() < deadline, f"table {index}: the lobby never showed everyone"
+        await REAL_TIME.sleep(0.05)
     for _ in range(computers):
         lobby = server.messages[(chat_id, lobby.message_id)]
         add = next(b["callback_data"] for b in lobby.buttons() if b.get("callback_data", "").endswith(":bot"))
@@ -191,32 +193,32 @@ async def run(
             for person in people:
                 cast(LoadPerson, person).watch = watch
         rng = random.Random(1)
-        cpu = time.process_time()
-        deadline = time.monotonic() + seconds
+        cpu = clock.cpu()
+        deadline = clock.monotonic() + seconds
         played = 0
 
         async def play(chat_id: int, people: list[Person]) -> None:
             nonlocal played
-            while time.monotonic() < deadline:
+            while clock.monotonic() < deadline:
                 movers = [p for p in people if p.my_turn()]
                 if not movers:
-                    await asyncio.sleep(0.05)  # his hand is on its way (or the series is over)
+                    await REAL_TIME.sleep(0.05)  # his hand is on its way (or the series is over)
                     continue
                 if pace:  # a person thinks before his card: one every ``pace`` seconds per table, on average
-                    await asyncio.sleep(rng.uniform(0.25 * pace, 1.75 * pace))
+                    await REAL_TIME.sleep(rng.uniform(0.25 * pace, 1.75 * pace))
                     movers = [p for p in people if p.my_turn()]
                     if not movers:
                         continue
-                started = time.time()
+                started = clock.wall()
                 if await play_turn(rng.choice(movers), rng):
                     presses.append((chat_id, started))
                     played += 1
 
-        started = time.monotonic()
+        started = clock.monotonic()
         await asyncio.gather(*(play(chat_id, people) for chat_id, people in opened))
-        elapsed = time.monotonic() - started
+        elapsed = clock.monotonic() - started
         await runner.handled()
-        cpu = time.process_time() - cpu
+        cpu = clock.cpu() - cpu
         by_method = Counter(c.method for c in server.calls[first_call:] if c.method != "getUpdates")
         limited = Counter(m for m in by_method.elements() if m not in EXEMPT)
         calls = sum(by_method.values())
@@ -318,11 +320,11 @@ async def play_people(conn: Connection, plan: Plan) -> None:
             cast(LoadPerson, person).watch = watch
             cast(LoadPerson, person).table = chat_id
     rng = random.Random(1)
-    deadline = time.monotonic() + seconds
+    deadline = clock.monotonic() + seconds
     presses: list[tuple[int, float]] = []
     moves_by_table = Counter({chat_id: 0 for chat_id, _ in opened})
     last_card = watch.last_card
-    last_card.update(dict.fromkeys(moves_by_table, time.monotonic()))
+    last_card.update(dict.fromkeys(moves_by_table, clock.monotonic()))
     played = 0
 
     async def play(chat_id: int, person: Person) -> None:
@@ -330,17 +332,17 @@ async def play_people(conn: Connection, plan: Plan) -> None:
         per table) and moves once his hand says it is his turn; nobody waits for another's hand to change."""
         nonlocal played
         shown = watch.turn_event(person.user_id)
-        while (left := deadline - time.monotonic()) > 0:
+        while (left := deadline - clock.monotonic()) > 0:
             if not person.my_turn():
                 shown.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(shown.wait(), left)
+                    await REAL_TIME.wait_for(shown.wait(), left)
                 continue
-            think = rng.uniform(0.25 * pace, 1.75 * pace) - (time.monotonic() - last_card[chat_id])
-            await asyncio.sleep(max(0.0, think))
-            if not person.my_turn() or time.monotonic() >= deadline:
+            think = rng.uniform(0.25 * pace, 1.75 * pace) - (clock.monotonic() - last_card[chat_id])
+            await REAL_TIME.sleep(max(0.0, think))
+            if not person.my_turn() or clock.monotonic() >= deadline:
                 continue
-            started, stored = time.time(), cast(LoadPerson, person).moved
+            started, stored = clock.wall(), cast(LoadPerson, person).moved
             # a move counts once the bot took it: past capacity a hand that still shows the turn after a move
             # (its edit waiting for the budget) gets tapped again, and the bot refuses the stale press
             if await play_turn(person, rng) and cast(LoadPerson, person).moved > stored:
@@ -354,14 +356,14 @@ async def play_people(conn: Connection, plan: Plan) -> None:
     # the people play (a few minutes: memory is no concern here); the bot's process is as in production.
     gc.collect()
     gc.disable()
-    started, cpu, wall_started = time.monotonic(), time.process_time(), time.time()
+    started, cpu, wall_started = clock.monotonic(), clock.cpu(), clock.wall()
     lags: list[float] = []
     lagger = asyncio.create_task(loop_lag(lags))
     with GcPauses().on() as pauses:
         await asyncio.gather(*(play(chat_id, person) for chat_id, people in opened for person in people))
     lagger.cancel()
     gc.enable()
-    elapsed, cpu = time.monotonic() - started, time.process_time() - cpu
+    elapsed, cpu = clock.monotonic() - started, clock.cpu() - cpu
     conn.send("played")
     assert await receive() == "flushed"
     calls = server.calls[first_call:]
@@ -483,7 +485,7 @@ async def run_split(
         assert await receive() == "opened"
         await runner.handled()
         while runner.publisher.outbox.waiting():  # the opening's messages still on their way: play starts after
-            await asyncio.sleep(0.1)
+            await REAL_TIME.sleep(0.1)
             await runner.handled()
         snapshot = tracemalloc.take_snapshot().filter_traces(
             [tracemalloc.Filter(True, f"*/{pkg}/*") for pkg in ("engine", "storage", "bot")]
@@ -491,11 +493,11 @@ async def run_split(
         bot_bytes = sum(stat.size for stat in snapshot.statistics("filename"))
         tracemalloc.stop()
         rss_before = rss_mib()
-        kinds_before = runner.publisher.calls_by_kind.copy()
+        kinds_before = runner.publisher.calls_by_priority.copy()
         decisions = runner.uses.computers.decisions
         outbox = runner.publisher.outbox
-        waited, granted = dict(outbox.waited), outbox.granted_by_kind.copy()
-        cpu = time.process_time()
+        waited, granted = dict(outbox.waited), outbox.granted_by_priority.copy()
+        cpu = clock.cpu()
         samples: list[tuple[float, int]] = []
         lags: list[float] = []
         granted_at: list[float] = []  # when each call the outbox let go was resumed, to be made at once
@@ -503,14 +505,14 @@ async def run_split(
 
         async def traced(waiter: Any) -> None:
             await wait(waiter)
-            granted_at.append(time.time())
+            granted_at.append(clock.wall())
 
         outbox.wait = traced  # type: ignore[method-assign]
 
         async def sample() -> None:  # the bot's memory and its backlog as the run goes on
             while True:
                 samples.append((rss_mib(), outbox.waiting()))
-                await asyncio.sleep(SAMPLE_EVERY)
+                await REAL_TIME.sleep(SAMPLE_EVERY)
 
         sampler, lagger = asyncio.create_task(sample()), asyncio.create_task(loop_lag(lags))
         mine.send("play")
@@ -521,17 +523,17 @@ async def run_split(
         outbox.wait = wait  # type: ignore[method-assign]
         played_decisions = runner.uses.computers.decisions - decisions
         await runner.handled()
-        cpu = time.process_time() - cpu
+        cpu = clock.cpu() - cpu
         rss_after = rss_mib()
         mine.send("flushed")
         result: dict[str, Any] = await receive()
         retries = dict(runner.publisher.retries)
         decisions = runner.uses.computers.decisions - decisions
-        granted = outbox.granted_by_kind - granted
+        granted = outbox.granted_by_priority - granted
         outbox_wait = {
             k.name.lower(): round(1000 * (outbox.waited[k] - waited[k]) / n) for k, n in sorted(granted.items())
         }
-        by_kind = {kind.name.lower(): n - kinds_before[kind] for kind, n in runner.publisher.calls_by_kind.items()}
+        by_kind = {kind.name.lower(): n - kinds_before[kind] for kind, n in runner.publisher.calls_by_priority.items()}
         await runner.stop()
     mine.send("bot down")
     side.join(30)
@@ -569,9 +571,9 @@ def rss_mib(pid: int | None = None) -> float:
 async def loop_lag(lags: list[float]) -> None:
     """Note how late the event loop wakes a task that sleeps 50 ms, until cancelled."""
     while True:
-        at = time.monotonic()
-        await asyncio.sleep(0.05)
-        lags.append(time.monotonic() - at - 0.05)
+        at = clock.monotonic()
+        await REAL_TIME.sleep(0.05)
+        lags.append(clock.monotonic() - at - 0.05)
 
 
 class GcPauses:
@@ -584,9 +586,9 @@ class GcPauses:
 
     def _note(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self._started = time.perf_counter()
+            self._started = clock.perf()
         else:
-            self.by_generation[info["generation"]].append(time.perf_counter() - self._started)
+            self.by_generation[info["generation"]].append(clock.perf() - self._started)
 
     @contextlib.contextmanager
     def on(self) -> Iterator[GcPauses]:
@@ -642,7 +644,7 @@ class Watch:
 
     def tapped(self, user_id: int, message_id: int) -> asyncio.Event | None:
         """Note a tap on his hand ``message_id``; with ``waits``, the event set when his hand next changes."""
-        now = time.time()
+        now = clock.wall()
         self.taps.setdefault(user_id, []).append(now)
         self.tapped_hand[user_id] = message_id
         self.last_tap[self.table_of[user_id]] = now
@@ -677,7 +679,7 @@ class Watch:
     def heard(self, kind: str, subject: Any) -> None:
         if kind not in ("new", "edit") or subject.chat_id not in self.table_of:
             return
-        now = time.time()
+        now = clock.wall()
         user = subject.chat_id
         hand = subject.message_id == self.tapped_hand.get(user) if kind == "edit" else bool(subject.buttons())
         if hand and (changed := self.changed.pop(user, None)) is not None:
@@ -709,12 +711,12 @@ class LoadPerson(Person):
 
     async def press(self, message: Any, data: str) -> dict[str, Any]:
         changed = self.watch.tapped(self.user_id, message.message_id) if self.watch is not None else None
-        tapped = time.time()
+        tapped = clock.wall()
         query = await self.server.press(self.user_id, message, data)
         answer = await self.server.answer_of(query, timeout=self.answer_wait)
         if self.watch is not None:
-            self.watch.answered.append(time.time() - tapped)
-            self.watch.answered_at.append((tapped, time.time() - tapped))
+            self.watch.answered.append(clock.wall() - tapped)
+            self.watch.answered_at.append((tapped, clock.wall() - tapped))
         if answer.get("text") and self.watch is not None:  # refused with an alert: his hand stays as it is
             self.watch.refused(self.user_id)
             return answer
@@ -723,12 +725,12 @@ class LoadPerson(Person):
             self.took(press)
         if self.watch is not None and isinstance(press, callbacks.Play):
             self.moved += 1
-            self.watch.last_card[self.table] = time.monotonic()  # the others see it (before his hand changes)
+            self.watch.last_card[self.table] = clock.monotonic()  # the others see it (before his hand changes)
             if press.action.kind in PUT_DOWN:
                 self.watch.cards += len(press.action.cards)
         if changed is not None:  # the bot is in another process: he looks at his hand until it changes
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), 60)
+                await REAL_TIME.wait_for(changed.wait(), 60)
         else:
             await self.runner.handled()  # (the in-process mode: his press is handled, its edits sent)
         return answer

@@ -16,14 +16,13 @@ import argparse
 import io
 import json
 import random
-import time
 
 from PIL import Image
 
 from bot.pictures import card_face
 from bot.present import Seating, presenter
 from bot.render import table_picture
-from engine import find_variant
+from engine import clock, find_variant
 from engine.registry import samples
 
 
@@ -36,13 +35,13 @@ def main() -> None:
         rng = random.Random(1)
         state = find_variant(variant).new_game(1, options)
         names = Seating(tuple(f"Player {s + 1}" for s in range(state.num_players)), "Friends")
-        started = time.thread_time()
+        started = clock.thread_cpu()
         _ = table_picture(state.view(None), names, frozenset({1}), "en").data
-        first = time.thread_time() - started
+        first = clock.thread_cpu() - started
         look = presenter(variant)  # every card face drawn once, as a process does over its first pictures
         for card in find_variant(variant).deck:
             card_face(card, look.german_cards, card == look.marked_card)
-        faces = time.thread_time() - started - first
+        faces = clock.thread_cpu() - started - first
         times: list[float] = []
         sizes: list[int] = []
         recompressed: list[int] = []
@@ -51,9 +50,9 @@ def main() -> None:
                 state = find_variant(variant).new_game(rng.getrandbits(32), options)
             state.apply(rng.choice(state.all_legal_actions()))
             view = state.view(None)
-            started = time.thread_time()
+            started = clock.thread_cpu()
             data = table_picture(view, names, frozenset({1}), "en").data
-            times.append(time.thread_time() - started)
+            times.append(clock.thread_cpu() - started)
             sizes.append(len(data))
             again = io.BytesIO()
             Image.open(io.BytesIO(data)).save(again, format="JPEG", quality=80)

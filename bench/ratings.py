@@ -20,12 +20,11 @@ import asyncio
 import json
 import random
 import tempfile
-import time
 from pathlib import Path
 
 from bot.live import LiveGames
 from bot.records import Records
-from engine import find_variant, variant_names
+from engine import clock, find_variant, variant_names
 from storage import Storage, rating
 from storage.ratings import RatingRepo
 
@@ -110,9 +109,9 @@ async def series_ends(store: Storage, ends: int, rng: random.Random) -> dict[str
         with_rating = n % 2 == 0
         RatingRepo.rate = original if with_rating else unrated  # type: ignore[method-assign]
         try:
-            started = time.perf_counter()
+            started = clock.perf()
             await store.games.record(game, state)
-            timings[with_rating].append(time.perf_counter() - started)
+            timings[with_rating].append(clock.perf() - started)
         finally:
             RatingRepo.rate = original  # type: ignore[method-assign]
     rated, bare = ms(timings[True]), ms(timings[False])
@@ -128,15 +127,15 @@ async def asks(store: Storage, count: int, people: int, chats: int, rng: random.
     top, stats, picture = [], [], []
     for _ in range(count):
         chat, user = -rng.randint(1, chats), rng.randint(1, people)
-        started = time.perf_counter()
+        started = clock.perf()
         await records.top(chat, None, user, "en")
-        top.append(time.perf_counter() - started)
-        started = time.perf_counter()
+        top.append(clock.perf() - started)
+        started = clock.perf()
         await records.stats(user, "ru")
-        stats.append(time.perf_counter() - started)
-        started = time.perf_counter()
+        stats.append(clock.perf() - started)
+        started = clock.perf()
         await records.rating_picture(user, "ru")
-        picture.append(time.perf_counter() - started)
+        picture.append(clock.perf() - started)
     return {"top": ms(top), "stats": ms(stats), "stats_picture": ms(picture)}
 
 
@@ -149,13 +148,13 @@ async def run(
         made = path.exists()  # a database kept from an earlier run with the same sizes is used again
         store = await Storage.open(path)
         try:
-            started = time.perf_counter()
+            started = clock.perf()
             if not made:
                 await fill(store, series, people, chats, rng)
-            filled = time.perf_counter() - started
-            started = time.perf_counter()
+            filled = clock.perf() - started
+            started = clock.perf()
             differences = await store.ratings.recompute()
-            rerate = time.perf_counter() - started
+            rerate = clock.perf() - started
             report: dict[str, object] = {
                 "series": series, "people": people, "chats": chats, "fill_and_rate_s": round(filled, 1),
                 "rerate_s": round(rerate, 1), "rerate_differences": len(differences),

@@ -34,7 +34,6 @@ import sqlite3
 import statistics
 import sys
 import tempfile
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,11 +43,15 @@ import aiohttp
 
 from bench.bot_load import LoadPerson, Watch, pct, rss_mib
 from bot import callbacks
+from bot.clock import Clock
+from engine import clock
 from engine.registry import variant_names
 from playground.botapi import ALL_METHODS, Limits
 from playground.botapi import BotApiServer as FakeTelegram
 from storage.db import size_on_disk
 from tests.e2e import Person, free_port, play_turn
+
+REAL_TIME = Clock()  # this bench's people wait on the real clock, as Telegram's do
 
 VARIANTS = tuple(f"/newgame {name}" for name in variant_names())
 TURN_TIMER = 60  # the chats' default: a turn open twice as long is a stuck game
@@ -120,7 +123,7 @@ class Soak:
         if self.process is not None and self.process.returncode is None:
             with contextlib.suppress(OSError):
                 pid = self.process.pid
-                self.lives[-1].append((time.monotonic(), rss_mib(pid)))
+                self.lives[-1].append((clock.monotonic(), rss_mib(pid)))
 
     # --- the tables ---------------------------------------------------------------------------------------
 
@@ -154,7 +157,7 @@ class Soak:
         for _ in range(self.computers[chat_id]):
             await self.lobby_press(chat_id, lobby.message_id, ":bot", people[0])
         await self.lobby_press(chat_id, lobby.message_id, ":start", people[0])
-        self.seen[chat_id] = time.monotonic()
+        self.seen[chat_id] = clock.monotonic()
         self.opening.discard(chat_id)
 
     def seated(self, chat_id: int, message_id: int) -> list[str]:
@@ -171,13 +174,13 @@ class Soak:
                 with contextlib.suppress(TimeoutError):
                     await self.server.answer_of(await self.server.press(person.user_id, message, data), ANSWER_WAIT)
                     return
-            await asyncio.sleep(1.0)
+            await REAL_TIME.sleep(1.0)
 
     async def wait_for(self, found: Any, seconds: float = 300.0) -> Any:
-        deadline = time.monotonic() + seconds
+        deadline = clock.monotonic() + seconds
         while (value := found()) is None:
-            assert time.monotonic() < deadline, "waited too long"
-            await asyncio.sleep(0.2)
+            assert clock.monotonic() < deadline, "waited too long"
+            await REAL_TIME.sleep(0.2)
         return value
 
     async def person_plays(self, person: SoakPerson, until: float) -> None:
@@ -185,23 +188,23 @@ class Soak:
         watch = person.watch
         assert watch is not None
         shown = watch.turn_event(person.user_id)
-        while (left := until - time.monotonic()) > 0:
+        while (left := until - clock.monotonic()) > 0:
             if not person.my_turn():
                 shown.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(shown.wait(), min(left, 5.0))
+                    await REAL_TIME.wait_for(shown.wait(), min(left, 5.0))
                 continue
-            since = time.monotonic() - watch.last_card.get(person.table, time.monotonic())
-            await asyncio.sleep(max(0.0, self.rng.uniform(0.25 * self.pace, 1.75 * self.pace) - since))
-            if person.my_turn() and time.monotonic() < until:
+            since = clock.monotonic() - watch.last_card.get(person.table, clock.monotonic())
+            await REAL_TIME.sleep(max(0.0, self.rng.uniform(0.25 * self.pace, 1.75 * self.pace) - since))
+            if person.my_turn() and clock.monotonic() < until:
                 await play_turn(person, self.rng)
 
     async def look(self, until: float) -> None:
         """Every few seconds: the bot's memory, a finished series followed by another, and stuck games."""
-        while time.monotonic() < until:
-            await asyncio.sleep(LOOK_EVERY)
+        while clock.monotonic() < until:
+            await REAL_TIME.sleep(LOOK_EVERY)
             self.note_memory()
-            now = time.monotonic()
+            now = clock.monotonic()
             for chat_id in list(self.tables):
                 latest = [s.at for s in self.server.shown[-2000:] if s.chat_id in self.chats_of(chat_id)]
                 if latest:
@@ -221,7 +224,7 @@ class Soak:
         return {chat_id, *(p.user_id for p in self.tables[chat_id])}
 
     def server_to_local(self, at: float) -> float:
-        return time.monotonic() - (self.server.clock.now() - at)
+        return clock.monotonic() - (self.server.clock.now() - at)
 
 
 class SoakPerson(LoadPerson):
@@ -284,13 +287,13 @@ async def run(minutes: float, games: int, pace: float, kill_every: float, fail_r
             for person in people:
                 assert isinstance(person, SoakPerson)
                 person.watch = watch
-        started = time.monotonic()
+        started = clock.monotonic()
         until = started + 60 * minutes
-        soak.started_at, wall = started, time.time()
+        soak.started_at, wall = started, clock.wall()
 
         async def killer() -> None:
-            while time.monotonic() + 60 * kill_every < until:
-                await asyncio.sleep(60 * kill_every)
+            while clock.monotonic() + 60 * kill_every < until:
+                await REAL_TIME.sleep(60 * kill_every)
                 soak.note_memory()
                 await soak.kill_bot()
                 await soak.start_bot()
@@ -301,7 +304,7 @@ async def run(minutes: float, games: int, pace: float, kill_every: float, fail_r
         soak.note_memory()
         metrics = await scrape(soak.health_port)
         server.fail_rate = 0.0
-        await asyncio.sleep(10)  # what is owed goes out
+        await REAL_TIME.sleep(10)  # what is owed goes out
         await soak.kill_bot()
         quarter = 60 * minutes / 4
         first = [w for _, tap, w in watch.own_at if tap < wall + quarter]

@@ -16,10 +16,9 @@ import argparse
 import json
 import random
 import statistics
-import time
 from typing import Any
 
-from engine import find_variant
+from engine import clock, find_variant
 from engine.compiled import load
 from engine.players.search import heuristic_step
 from engine.registry import variant_names
@@ -51,9 +50,9 @@ def measure(game: str, trick: int, count: int, seed: int) -> dict[str, Any]:
     assert module is not None
     times, nodes = [], []
     for data in positions(game, max(count // module.BENCH.fewer.get(trick, 1), 2), trick, seed + trick):
-        started = time.perf_counter()
+        started = clock.perf()
         _, searched = module.solve(data)
-        times.append(time.perf_counter() - started)
+        times.append(clock.perf() - started)
         nodes.append(searched)
     cuts = statistics.quantiles(times, n=100)
     return {

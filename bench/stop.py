@@ -14,9 +14,9 @@ import argparse
 import asyncio
 import signal
 import tempfile
-import time
 from pathlib import Path
 
+from engine import clock
 from playground.botapi import BotApiServer, Limits
 from tests.e2e import GROUP, free_port
 from tests.test_e2e_ops import bot_process, wait_for
@@ -43,10 +43,10 @@ async def one_stop(mode: str, owed: int, grace: float) -> tuple[float, int]:
                 for _ in range(owed):
                     await server.send_text(1, GROUP, "/help")
                 await wait_for(lambda: bool(server.bot_messages(GROUP)), "a first answer", 60)
-                began = time.monotonic()
+                began = clock.monotonic()
                 bot.send_signal(signal.SIGTERM)
                 await asyncio.to_thread(bot.wait, 120)
-                return time.monotonic() - began, len(server.bot_messages(GROUP))
+                return clock.monotonic() - began, len(server.bot_messages(GROUP))
         finally:
             await server.stop()
 

@@ -13,10 +13,9 @@ import asyncio
 import json
 import random
 import tempfile
-import time
 from pathlib import Path
 
-from engine import find_variant
+from engine import clock, find_variant
 from engine.registry import samples
 from storage import Storage
 
@@ -31,7 +30,7 @@ async def run(variant: str, options: dict[str, object], deals: int, synchronous:
         for user in range(players):
             await store.players.upsert(user + 1, f"P{user}")
         done = actions = games = 0
-        started = time.perf_counter()
+        started = clock.perf()
         while done < deals:
             chat = -1000 - games
             games += 1
@@ -48,7 +47,7 @@ async def run(variant: str, options: dict[str, object], deals: int, synchronous:
                 game = game.model_copy(update={"action_count": len(state.history)})
                 actions += 1
             done += len(state.deals)
-        elapsed = time.perf_counter() - started
+        elapsed = clock.perf() - started
         await store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         await store.close()
         size = path.stat().st_size

@@ -7,17 +7,19 @@ so a test that runs its event loop on virtual time (``playground.virtual_time``)
 timers and retries and the server's flood control on that time together: limits, timers and back-offs
 behave as at Telegram's clock while nothing waits for real.  ``Tasks`` keeps the background tasks.
 
-This module imports nothing from ``bot``: every other module may use it.
+This module imports nothing from ``bot``, and of the rest only the process's clocks (``engine.clock``), whose
+readings it hands out: every other module may use it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, TypeVar
+
+from engine import clock as process
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -52,17 +54,25 @@ class Tasks:
 
 
 class Clock:
-    """The loop's time, and waits on it; ``now`` is the wall clock (``wall``: where it comes from)."""
+    """The loop's time, and waits on it; ``now`` is the wall clock (``wall``: where it comes from); ``perf``
+    is the clock of work done outside the loop (a computer player's budget in a worker process: a module's
+    function, so that it travels there)."""
 
-    def __init__(self, tasks: Tasks | None = None, wall: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        tasks: Tasks | None = None,
+        wall: Callable[[], float] = process.wall,
+        perf: Callable[[], float] = process.perf,
+    ) -> None:
         self.tasks = tasks if tasks is not None else Tasks()  # where ``later``'s jobs run
         self._wall = wall
+        self.perf = perf
 
     @classmethod
     def following_the_loop(cls, tasks: Tasks | None = None) -> Clock:
         """A clock whose wall time moves with the loop's time from now on (a loop on virtual time)."""
         loop = asyncio.get_running_loop()
-        origin = time.time() - loop.time()
+        origin = process.wall() - loop.time()
         return cls(tasks, wall=lambda: origin + loop.time())
 
     def now(self) -> float:

@@ -119,7 +119,7 @@ class Computers:
         self.decisions += 1
         started = self.clock.monotonic()
         try:
-            decided = await loop.run_in_executor(self.executor, decide, level, view, seed, self.budget)
+            decided = await loop.run_in_executor(self.executor, decide, level, view, seed, self.budget, self.clock.perf)
             if self.on_decision is not None:
                 self.on_decision(self.clock.monotonic() - started)
             return decided

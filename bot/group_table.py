@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from bot.i18n import t
 from bot.live import Live, LiveGames
-from bot.outbox import Kind
+from bot.outbox import Priority
 from bot.publisher import Publisher
 from bot.render import (
     deal_result_picture,
@@ -71,7 +71,7 @@ class GroupTable:
         game = live.game
         if game.table_message_id is not None and game.table_deal_no == live.state.deal_no:
             text, photo = self.render(live, game.table_picture)
-            self.publisher.edit(game.chat_id, game.table_message_id, text, kind=Kind.TABLE, photo=photo)
+            self.publisher.edit(game.chat_id, game.table_message_id, text, priority=Priority.TABLE, photo=photo)
 
     async def post(self, live: Live, deal_no: int) -> None:
         """Post the table of deal ``deal_no``, the way the chat shows its table, unless that deal has ended
@@ -102,7 +102,7 @@ class GroupTable:
         moved = self.prelude(live, state.deal_no) + t(live.chat_lang, f"table.moved_{live.settings.table}")
         await self.post(live, state.deal_no)
         if game.table_picture:
-            await self.publisher.delete(game.chat_id, old, Kind.TABLE)
+            await self.publisher.delete(game.chat_id, old, Priority.TABLE)
         else:
             self.publisher.edit(game.chat_id, old, moved)
 

@@ -20,14 +20,14 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 
 from bot.health import Liveness
-from bot.outbox import Kind
+from bot.outbox import Priority
 from bot.wiring import UseCases
 from storage import Storage
 
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 THINKING_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 2.0, 5.0)
 COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
-LATENCY_KINDS = {Kind.OWN_HAND: "own_hand", Kind.TURN_HAND: "turn_hand"}
+LATENCY_KINDS = {Priority.OWN_HAND: "own_hand", Priority.TURN_HAND: "turn_hand"}
 
 
 @dataclass(eq=False)  # the registry keeps its collectors by identity
@@ -60,8 +60,8 @@ class Census(Collector):
         yield retries
         waiting = GaugeMetricFamily("kozel_outbox_waiting", "Calls waiting for their turn in the outbox",
                                     labels=["kind"])  # fmt: skip
-        queued = publisher.outbox.waiting_by_kind()
-        for whom in Kind:
+        queued = publisher.outbox.waiting_by_priority()
+        for whom in Priority:
             waiting.add_metric([whom.name.lower()], queued[whom])
         yield waiting
         cuts = CounterMetricFamily("kozel_budget_cuts", "Budgets lowered for a while after a 429", labels=["budget"])
@@ -110,8 +110,8 @@ class Metrics:
         storage.db.time_commits(monotonic, self.commit.observe)
         return self
 
-    def hand_latency(self, kind: Kind, seconds: float) -> None:
-        label = LATENCY_KINDS.get(kind)
+    def hand_latency(self, priority: Priority, seconds: float) -> None:
+        label = LATENCY_KINDS.get(priority)
         if label is not None:
             self.latency.labels(label).observe(seconds)
 

@@ -45,7 +45,7 @@ from bot.i18n import t
 from bot.leaderboard import render_changes, render_own_end
 from bot.live import Live, LiveGames
 from bot.logs import about
-from bot.outbox import Kind
+from bot.outbox import Priority
 from bot.pings import TurnPings
 from bot.publisher import Publisher
 from bot.render import (
@@ -152,22 +152,22 @@ class Notifier:
         """Show one event; ``pressed``: the seats whose press caused it (their own hands come first);
         ``since``: when its telling began."""
 
-        def kind(live: Live, seat: int) -> Kind:
+        def priority(live: Live, seat: int) -> Priority:
             """The presser looks at his hand; a player who may act now (out of turn) needs his at once too;
             the others' hands only follow the table."""
             if seat in pressed:
-                return Kind.OWN_HAND
-            return Kind.TURN_HAND if live.state.legal_actions(seat) else Kind.HAND
+                return Priority.OWN_HAND
+            return Priority.TURN_HAND if live.state.legal_actions(seat) else Priority.HAND
 
         match event:
             case Applied(live=live, seats=seats):
                 self.table.show(live)
                 for seat in seats:
-                    self.show_hand(live, seat, kind(live, seat), since)
+                    self.show_hand(live, seat, priority(live, seat), since)
             case TrickTaken():
                 pass  # the table of the same action shows it
             case TurnCame(live=live, seat=seat, version=version):
-                self.show_hand(live, seat, Kind.TURN_HAND, since)  # where it is: he may be choosing cards in it
+                self.show_hand(live, seat, Priority.TURN_HAND, since)  # where it is: he may be choosing cards in it
                 if self.pings.delay(live.game_id, seat) <= 0:
                     await self.pings.send(live, seat)
                 else:
@@ -187,7 +187,7 @@ class Notifier:
                 self.pings.forget_presses(live.game_id)
                 await self.announce(live, before, last, winner)
             case HandChanged(live=live, seat=seat):
-                self.show_hand(live, seat, kind(live, seat), since)
+                self.show_hand(live, seat, priority(live, seat), since)
             case SeatChanged(live=live, seat=seat, key=key, name=name, back=back):
                 self.table.show(live)
                 if back:
@@ -227,12 +227,14 @@ class Notifier:
             away=live.seats[seat].stand_in is not None,
         )
 
-    def show_hand(self, live: Live, seat: int, kind: Kind = Kind.MESSAGE, since: float | None = None) -> None:
+    def show_hand(
+        self, live: Live, seat: int, priority: Priority = Priority.MESSAGE, since: float | None = None
+    ) -> None:
         user = live.user_of(seat)
         message_id = live.seats[seat].hand_message_id if seat < len(live.seats) else None
         if user is not None and message_id is not None:
             text, markup = self.hand(live, seat)
-            self.publisher.edit(user, message_id, text, markup, kind=kind, since=since)
+            self.publisher.edit(user, message_id, text, markup, priority=priority, since=since)
 
     async def resend_hand(self, live: Live, seat: int, *, notify: bool = True, keep_old: bool = False) -> None:
         """Send the seat's hand as a new message at the bottom of the private chat (with a notification
@@ -247,8 +249,8 @@ class Notifier:
         old = live.seats[seat].hand_message_id
         if old is not None and not keep_old:
             await self.publisher.delete(user, old)
-        kind = Kind.TURN_HAND if notify else Kind.MESSAGE
-        message_id = await self.publisher.send(user, text, markup, notify=notify, kind=kind)
+        priority = Priority.TURN_HAND if notify else Priority.MESSAGE
+        message_id = await self.publisher.send(user, text, markup, notify=notify, priority=priority)
         await self.storage.games.set_hand_message(live.game_id, seat, message_id, deal_no)
         live.seats[seat] = live.seats[seat].model_copy(update={"hand_message_id": message_id, "hand_deal_no": deal_no})
 

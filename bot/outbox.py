@@ -6,7 +6,7 @@ private chat.  Every rate-limited call of the publisher first waits here for its
 the budgets are never exceeded and Telegram never needs to refuse.  Callback answers are not limited by
 Telegram and never wait here: they come first.
 
-The calls waiting are served earliest due first; a call is due ``grace[kind]`` seconds after it began
+The calls waiting are served earliest due first; a call is due ``grace[priority]`` seconds after it began
 to wait, so a presser's own hand (no grace) goes before the hand of the player whose turn came (or who may
 act out of turn), which goes before other messages, then the group's table, then the hands of players
 who may not act (the most grace: the edit that comes when his turn does shows the same and more): the
@@ -16,7 +16,7 @@ message: the publisher sends only the newest render of a message when its turn c
 shows many cards), and still no table starves: an edit that has waited out its grace goes before any newer
 hand.
 
-Past capacity the background kinds (the table, the idle hands, and deleting notices whose turn passed)
+Past capacity the background priorities (the table, the idle hands, and deleting notices whose turn passed)
 must not take the budget from the people waiting, however many tables wait: their graces stretch with the
 number of background calls waiting, so that those that come due take about ``background_share`` of the
 overall budget (by Little's law, as many calls waiting as the rate times the wait), and the rest is left to
@@ -24,7 +24,7 @@ the hands a person waits for.  Below that (about ``background_share`` × ``overa
 calls waiting: 180 at Telegram's rate) the graces are as given.
 
 Telegram's limits are "about" and not published exactly, and a bot that runs at them all the time has no room
-left for requests bunched on their way.  So the background kinds go before their due only while the bot's
+left for requests bunched on their way.  So the background priorities go before their due only while the bot's
 pace, all calls counted, stays under ``cruise_share`` of the overall budget: ``cruise`` is a bucket at that
 rate which every call takes from (with up to a second of debt), and a background call not yet due needs a
 token of it.  Those held are set aside (``_held``) and the calls behind them go: the people's calls may use
@@ -57,7 +57,7 @@ from bot.budgets import Bucket, Window
 from bot.clock import Clock
 
 
-class Kind(IntEnum):
+class Priority(IntEnum):
     """Who waits for a call, most urgent first."""
 
     OWN_HAND = 0  # the presser's own hand: he is looking at it
@@ -69,17 +69,17 @@ class Kind(IntEnum):
 
 
 SWEEP = 4096  # grants between two sweeps of idle chats
-BACKGROUND = frozenset({Kind.TABLE, Kind.HAND})  # nobody is looking at them: shed first past capacity
+BACKGROUND = frozenset({Priority.TABLE, Priority.HAND})  # nobody is looking at them: shed first past capacity
 BACKGROUND_SHARE = 0.2  # of the overall budget, what the background calls that came due take past capacity
 CRUISE_SHARE = 0.8  # of the overall budget, the pace up to which background calls go before they are due
 FLOOD_SPAN = 10.0  # seconds: 429s in this many different chats within it ...
 FLOODED_CHATS = 3  # ... show the overall budget too generous for now
-GRACE: Mapping[Kind, float] = {  # long graces: near strict priority, with a bound on how long a kind may starve
-    Kind.OWN_HAND: 0.0,
-    Kind.TURN_HAND: 0.5,
-    Kind.MESSAGE: 2.0,
-    Kind.TABLE: 30.0,
-    Kind.HAND: 60.0,
+GRACE: Mapping[Priority, float] = {  # long graces: near strict priority, with a bound on how long a priority may starve
+    Priority.OWN_HAND: 0.0,
+    Priority.TURN_HAND: 0.5,
+    Priority.MESSAGE: 2.0,
+    Priority.TABLE: 30.0,
+    Priority.HAND: 60.0,
 }
 
 
@@ -94,7 +94,7 @@ class Waiter:
     due: float
     seq: int
     future: asyncio.Future[None]
-    kind: Kind = Kind.MESSAGE
+    priority: Priority = Priority.MESSAGE
     new: bool = False  # a new message (a private chat allows a shorter burst of those)
     background: bool = False  # counted among the background calls waiting
 
@@ -160,7 +160,7 @@ class Outbox:
         group_burst: float = 3.0,
         private_burst: float = 4.0,
         private_send_burst: float = 2.0,
-        grace: Mapping[Kind, float] = GRACE,
+        grace: Mapping[Priority, float] = GRACE,
         background_share: float = BACKGROUND_SHARE,
         cruise_share: float = CRUISE_SHARE,
         clock: Clock | None = None,
@@ -188,8 +188,8 @@ class Outbox:
         self._runner: asyncio.Task[None] | None = None
         self.granted = 0
         self.sweep_every = SWEEP
-        self.waited: dict[Kind, float] = dict.fromkeys(Kind, 0.0)  # seconds waited by the calls granted, by kind
-        self.granted_by_kind: Counter[Kind] = Counter()
+        self.waited: dict[Priority, float] = dict.fromkeys(Priority, 0.0)  # seconds the calls granted waited
+        self.granted_by_priority: Counter[Priority] = Counter()
         self.cuts: Counter[str] = Counter()  # budgets cut after a 429: a chat's, the overall one
         self._floods: list[tuple[float, int]] = []  # (when, chat) of the latest 429s
         self.closed = False  # a stop's time is up: no call waits any more (``close``)
@@ -225,19 +225,21 @@ class Outbox:
             self._chats[chat_id] = chat
         return chat
 
-    async def turn(self, chat_id: int, kind: Kind = Kind.MESSAGE, *, per_chat: bool = True, new: bool = False) -> None:
+    async def turn(
+        self, chat_id: int, priority: Priority = Priority.MESSAGE, *, per_chat: bool = True, new: bool = False
+    ) -> None:
         """Wait until one call into ``chat_id`` may go (``per_chat`` false: counted in the overall budget
         only; ``new``: a new message); the call must be made at once."""
-        waiter = self.enter(chat_id if per_chat else 0, kind, new=new)
+        waiter = self.enter(chat_id if per_chat else 0, priority, new=new)
         await self.wait(waiter)
 
-    def enter(self, chat_id: int, kind: Kind, *, new: bool = False) -> Waiter:
+    def enter(self, chat_id: int, priority: Priority, *, new: bool = False) -> Waiter:
         """Queue a call; ``wait`` for it (``hurry`` it meanwhile if it becomes more urgent)."""
         now = self.clock.monotonic()
         loop = asyncio.get_running_loop()
-        background = kind in BACKGROUND
-        due = now + self.grace[kind] * (self.stretch() if background else 1.0)
-        waiter = Waiter(chat_id, due, next(self._seq), loop.create_future(), kind, new, background)
+        background = priority in BACKGROUND
+        due = now + self.grace[priority] * (self.stretch() if background else 1.0)
+        waiter = Waiter(chat_id, due, next(self._seq), loop.create_future(), priority, new, background)
         if self.closed:
             waiter.future.set_exception(Closed())
             return waiter
@@ -252,7 +254,7 @@ class Outbox:
         as ``background_rate`` carries in the table's grace, no stretch; more, in proportion."""
         if self.background_rate <= 0:
             return 1.0
-        return max(1.0, self.background / (self.background_rate * self.grace[Kind.TABLE]))
+        return max(1.0, self.background / (self.background_rate * self.grace[Priority.TABLE]))
 
     def _left_background(self, waiter: Waiter) -> None:
         if waiter.background:
@@ -266,8 +268,8 @@ class Outbox:
         except asyncio.CancelledError:
             waiter.future.cancel()
             raise
-        self.waited[waiter.kind] += self.clock.monotonic() - started
-        self.granted_by_kind[waiter.kind] += 1
+        self.waited[waiter.priority] += self.clock.monotonic() - started
+        self.granted_by_priority[waiter.priority] += 1
 
     def close(self) -> None:
         """A stop's time is up: every call waiting, and every one asked for from now on, is refused (``Closed``)."""
@@ -277,13 +279,13 @@ class Outbox:
                 if not waiter.future.done():
                     waiter.future.set_exception(Closed())
 
-    def hurry(self, waiter: Waiter, kind: Kind) -> None:
+    def hurry(self, waiter: Waiter, priority: Priority) -> None:
         """The call has become more urgent (a newer render of the same message, for a person waiting)."""
-        due = self.clock.monotonic() + self.grace[kind]
+        due = self.clock.monotonic() + self.grace[priority]
         if not waiter.future.done() and due < waiter.due:
             waiter.due = due
-            waiter.kind = kind
-            if kind not in BACKGROUND:
+            waiter.priority = priority
+            if priority not in BACKGROUND:
                 self._left_background(waiter)
             self._queue(waiter)
 
@@ -298,11 +300,11 @@ class Outbox:
 
     def waiting(self) -> int:
         """How many calls wait for their turn."""
-        return sum(self.waiting_by_kind().values())
+        return sum(self.waiting_by_priority().values())
 
-    def waiting_by_kind(self) -> Counter[Kind]:
+    def waiting_by_priority(self) -> Counter[Priority]:
         """The calls waiting for their turn, by whom they are for."""
-        return Counter(w.kind for chat in self._chats.values() for _, _, w in chat.waiting if not w.future.done())
+        return Counter(w.priority for chat in self._chats.values() for _, _, w in chat.waiting if not w.future.done())
 
     async def _run(self) -> None:
         while True:

@@ -17,7 +17,7 @@
   later is sent again instead of being skipped.
 - Every rate-limited call first waits for its turn in the ``Outbox`` (``bot.outbox``): Telegram's overall,
   per-group (``group_limit`` sends and edits per ``group_period`` seconds) and per-private-chat budgets are
-  never exceeded, and the turns go where a person waits: each call says for whom it is (``Kind``).  An edit
+  never exceeded, and the turns go where a person waits: each call says for whom it is (``Priority``).  An edit
   waiting for its turn is coalesced with the newer renders of its message and goes with the newest, and it
   is hurried when a newer render is more urgent (a table edit waits longest; a fast player's selection taps
   cost one edit per turn of his chat, not one each).
@@ -37,7 +37,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 
 from bot.clock import Clock
 from bot.floods import FLOOD_WAITS, seconds, transient
-from bot.outbox import CRUISE_SHARE, Closed, Kind, Outbox, Waiter
+from bot.outbox import CRUISE_SHARE, Closed, Outbox, Priority, Waiter
 from bot.sending import MAX_CAPTION, MAX_TEXT, FileIds, Picture, Render, change, edit_method, fit, post
 from bot.shown import Shown
 
@@ -74,7 +74,7 @@ class Publisher:
         self.group_period = group_period
         self._group_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._pending: dict[tuple[int, int], Render] = {}
-        self._kinds: dict[tuple[int, int], Kind] = {}  # the most urgent kind of the pending render's requests
+        self._priorities: dict[tuple[int, int], Priority] = {}  # the most urgent of the pending render's requests
         self._waiting: dict[tuple[int, int], Waiter] = {}  # the edit waiting for its turn, per message
         self._deletes: set[asyncio.Task[bool]] = set()  # ``delete_later``'s, not yet done
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
@@ -83,15 +83,15 @@ class Publisher:
         self.shown = Shown(self.clock)  # what each message shows
         self.file_ids = FileIds()  # also counts the pictures uploaded and their bytes
         self.calls: Counter[str] = Counter()
-        self.calls_by_kind: Counter[Kind] = Counter()  # rate-limited calls made, by whom they were for
+        self.calls_by_priority: Counter[Priority] = Counter()  # rate-limited calls made, by whom they were for
         self.retries: Counter[str] = Counter()  # requests made again after a 5xx, network error or timeout
         self.unexpected = 0  # edits that raised something other than Telegram's errors (a bug)
         self.on_forbidden: Callable[[int], None] | None = None  # told of a private chat that refuses us (403)
         # told, for a call made with ``since``, how long after ``since`` its change was shown, and for whom
-        self.on_latency: Callable[[Kind, float], None] | None = None
-        # a message's pending changes: for each kind they were asked as, when the earliest of them was asked
+        self.on_latency: Callable[[Priority, float], None] | None = None
+        # a message's pending changes: for each priority they were asked as, when the earliest of them was asked
         # (a turn's change hurries an idle hand's that waited long: each is timed from its own request)
-        self._since: dict[tuple[int, int], dict[Kind, float]] = {}
+        self._since: dict[tuple[int, int], dict[Priority, float]] = {}
         self._reachable = asyncio.Event()  # cleared while Telegram is known to be unreachable
         self._watched: dict[tuple[int, int], bool] = {}  # messages whose edit is awaited (``edited``): refused?
         self._reachable.set()
@@ -103,7 +103,7 @@ class Publisher:
         markup: InlineKeyboardMarkup | None = None,
         *,
         notify: bool = False,
-        kind: Kind = Kind.MESSAGE,
+        priority: Priority = Priority.MESSAGE,
         photo: Picture | None = None,
         since: float | None = None,
     ) -> int | None:
@@ -114,25 +114,25 @@ class Publisher:
         try:
             if chat_id < 0:
                 async with self._group_locks[chat_id]:  # a group's messages in the order they were sent
-                    sent = await self._send(chat_id, render, notify, kind)
+                    sent = await self._send(chat_id, render, notify, priority)
             else:
-                sent = await self._send(chat_id, render, notify, kind)
+                sent = await self._send(chat_id, render, notify, priority)
             if sent is not None and since is not None:
-                self._shown_after({kind: since})
+                self._shown_after({priority: since})
             return sent
         finally:
             self._sending[chat_id] -= 1
             if not self._sending[chat_id]:
                 del self._sending[chat_id]
 
-    async def _send(self, chat_id: int, render: Render, notify: bool, kind: Kind) -> int | None:
+    async def _send(self, chat_id: int, render: Render, notify: bool, priority: Priority) -> int | None:
         waits = failures = 0
         method = "sendPhoto" if render.photo is not None else "sendMessage"
         while True:
             try:
-                await self.outbox.turn(chat_id, kind, new=True)
+                await self.outbox.turn(chat_id, priority, new=True)
                 self.calls[method] += 1
-                self.calls_by_kind[kind] += 1
+                self.calls_by_priority[priority] += 1
                 message = await post(self.bot, chat_id, render, notify, self.file_ids)
             except RetryAfter as exc:
                 self.outbox.flooded(chat_id)
@@ -187,12 +187,12 @@ class Publisher:
         text: str,
         markup: InlineKeyboardMarkup | None = None,
         *,
-        kind: Kind = Kind.MESSAGE,
+        priority: Priority = Priority.MESSAGE,
         photo: Picture | None = None,
         since: float | None = None,
     ) -> None:
         """Schedule an edit (of a photo message: its picture ``photo`` and caption ``text``); only the newest
-        of several pending edits of a message is sent, when its turn comes (the most urgent ``kind`` of those
+        of several pending edits of a message is sent, when its turn comes (the most urgent ``priority`` of those
         pending decides how soon).  ``since``: when the change it shows was asked for (``on_latency``)."""
         key = (chat_id, message_id)
         render = Render(fit(text, MAX_CAPTION if photo is not None else MAX_TEXT), markup, photo)
@@ -200,10 +200,10 @@ class Publisher:
             return
         self._pending[key] = render
         if since is not None:
-            self._asked(key, {kind: since})
-        self._kinds[key] = min(kind, self._kinds.get(key, kind))
+            self._asked(key, {priority: since})
+        self._priorities[key] = min(priority, self._priorities.get(key, priority))
         if (waiter := self._waiting.get(key)) is not None:
-            self.outbox.hurry(waiter, kind)
+            self.outbox.hurry(waiter, priority)
         if key not in self._workers:
             self._workers[key] = asyncio.create_task(self._edit_worker(key))
             self._editing[chat_id] += 1
@@ -214,10 +214,10 @@ class Publisher:
             while key in self._pending:
                 if self.shown.get(key) == self._pending[key].key():
                     del self._pending[key]
-                    self._kinds.pop(key, None)
+                    self._priorities.pop(key, None)
                     continue
-                kind = self._kinds.pop(key, Kind.MESSAGE)
-                waiter = self._waiting[key] = self.outbox.enter(key[0], kind)
+                priority = self._priorities.pop(key, Priority.MESSAGE)
+                waiter = self._waiting[key] = self.outbox.enter(key[0], priority)
                 try:
                     await self.outbox.wait(waiter)
                 except Closed:
@@ -232,14 +232,15 @@ class Publisher:
                 method = edit_method(self.shown.get(key), render)
                 try:
                     self.calls[method] += 1
-                    self.calls_by_kind[min(kind, self._kinds.get(key, kind))] += 1  # hurried: the newer kind
+                    hurried = min(priority, self._priorities.get(key, priority))  # a newer request may be more urgent
+                    self.calls_by_priority[hurried] += 1
                     await change(self.bot, key, render, method, self.file_ids)
                 except RetryAfter as exc:
                     self.outbox.flooded(key[0])
                     waits += 1
                     await self.clock.sleep(seconds(exc.retry_after))
                     if waits <= FLOOD_WAITS:
-                        self._retry(key, render, kind, since)
+                        self._retry(key, render, priority, since)
                     continue
                 except BadRequest as exc:
                     if "not modified" not in str(exc).lower():
@@ -260,7 +261,7 @@ class Publisher:
                         log.error("gave up editing %s after %d failures: %s", key, failures, exc)
                         continue
                     await self._back_off(method, failures, exc)
-                    self._retry(key, render, kind, since)
+                    self._retry(key, render, priority, since)
                     continue
                 except TelegramError as exc:
                     log.warning("edit of %s failed: %s", key, exc)
@@ -279,7 +280,7 @@ class Publisher:
             if not self._editing[key[0]]:
                 del self._editing[key[0]]
             if key not in self._pending:
-                self._kinds.pop(key, None)
+                self._priorities.pop(key, None)
 
     async def edited(self, chat_id: int, message_id: int) -> bool:
         """Wait until the edit just scheduled for the message is done with, and say whether Telegram answered
@@ -298,50 +299,50 @@ class Publisher:
             self._watched.pop(key, None)
 
     def _retry(
-        self, key: tuple[int, int], render: Render, kind: Kind, since: dict[Kind, float] | None = None
+        self, key: tuple[int, int], render: Render, priority: Priority, since: dict[Priority, float] | None = None
     ) -> None:
         """Send ``render`` again, unless a newer render came meanwhile; it is as urgent as it was."""
         self._pending.setdefault(key, render)
-        self._kinds[key] = min(kind, self._kinds.get(key, kind))
+        self._priorities[key] = min(priority, self._priorities.get(key, priority))
         if since is not None:
             self._asked(key, since)
 
-    def _asked(self, key: tuple[int, int], since: dict[Kind, float]) -> None:
-        """Changes of the message were asked for, as these kinds, at these times."""
+    def _asked(self, key: tuple[int, int], since: dict[Priority, float]) -> None:
+        """Changes of the message were asked for, as these priorities, at these times."""
         earliest = self._since.setdefault(key, {})
-        for kind, at in since.items():
-            earliest[kind] = min(at, earliest.get(kind, at))
+        for priority, at in since.items():
+            earliest[priority] = min(at, earliest.get(priority, at))
 
-    def _shown_after(self, since: dict[Kind, float]) -> None:
-        """The changes asked for at ``since`` (by kind) are shown now."""
+    def _shown_after(self, since: dict[Priority, float]) -> None:
+        """The changes asked for at ``since`` (by priority) are shown now."""
         if self.on_latency is not None:
             now = self.clock.monotonic()
-            for kind, at in since.items():
-                self.on_latency(kind, now - at)
+            for priority, at in since.items():
+                self.on_latency(priority, now - at)
 
     def _forbidden(self, chat_id: int) -> None:
         if chat_id > 0 and self.on_forbidden is not None:
             self.on_forbidden(chat_id)
 
-    def delete_later(self, chat_id: int, message_id: int, kind: Kind = Kind.TABLE) -> None:
+    def delete_later(self, chat_id: int, message_id: int, priority: Priority = Priority.TABLE) -> None:
         """Delete a message nobody waits to see gone (a turn notice whose turn passed): in the background,
         when its turn comes, without holding up the caller (``flush`` waits for it)."""
-        task = asyncio.create_task(self.delete(chat_id, message_id, kind))
+        task = asyncio.create_task(self.delete(chat_id, message_id, priority))
         self._deletes.add(task)
         task.add_done_callback(self._deletes.discard)
 
-    async def delete(self, chat_id: int, message_id: int, kind: Kind = Kind.MESSAGE) -> bool:
+    async def delete(self, chat_id: int, message_id: int, priority: Priority = Priority.MESSAGE) -> bool:
         key = (chat_id, message_id)
         self._pending.pop(key, None)
         self._since.pop(key, None)
         self.shown.forget(key)
-        self._kinds.pop(key, None)
+        self._priorities.pop(key, None)
         failures = 0
         while True:
             try:
-                await self.outbox.turn(chat_id, kind, per_chat=False)
+                await self.outbox.turn(chat_id, priority, per_chat=False)
                 self.calls["deleteMessage"] += 1
-                self.calls_by_kind[kind] += 1
+                self.calls_by_priority[priority] += 1
                 return bool(await self.bot.delete_message(chat_id, message_id))
             except (BadRequest, Forbidden) as exc:
                 log.info("could not delete %s: %s", key, exc)

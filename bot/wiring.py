@@ -15,7 +15,7 @@ from bot.config import Settings
 from bot.live import LiveGames
 from bot.lobby import Lobbies, LobbyExpiry, new_seed
 from bot.notify import Notifier
-from bot.outbox import Kind
+from bot.outbox import Priority
 from bot.publisher import Publisher
 from bot.records import Records
 from bot.seats import Seats
@@ -70,7 +70,7 @@ class UseCases:
     async def reply_turn(self, chat_id: int) -> None:
         """Wait until a reply to a command may go into ``chat_id``: in the outbox, with every other message
         of the bot, so that Telegram's budgets are never exceeded."""
-        await self.notifier.publisher.outbox.turn(chat_id, Kind.MESSAGE, new=True)
+        await self.notifier.publisher.outbox.turn(chat_id, Priority.MESSAGE, new=True)
 
     async def restore(self) -> int:
         """At start-up: load every running game, bring its messages up to date, re-arm its timer (counting

@@ -9,7 +9,6 @@
 import engine.games  # noqa: F401 - each game registers itself on import
 from engine.actions import Action, Kind
 from engine.cards import Card, Rank, Suit, format_cards, parse_cards
-from engine.core import DealResult, GameState, Layout, Options, Outcome, SeenPlay, SeenTrick, TrickRecord, View
 from engine.errors import (
     EngineError,
     GameOverError,
@@ -20,6 +19,7 @@ from engine.errors import (
     UnknownVariantError,
 )
 from engine.registry import Variant, find_variant, load_state, variant_named, variant_names
+from engine.state import DealResult, GameState, Layout, Options, Outcome, SeenPlay, SeenTrick, TrickRecord, View
 
 __all__ = [
     "Action",

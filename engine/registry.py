@@ -11,8 +11,8 @@ from pydantic import ValidationError
 
 from engine.actions import Action
 from engine.cards import Card
-from engine.core import GameState, Layout, Options
 from engine.errors import OptionsError, ParseError, UnknownVariantError
+from engine.state import GameState, Layout, Options
 
 if TYPE_CHECKING:
     from engine.players.contract import ComputerPlay

@@ -11,14 +11,14 @@ import argparse
 import json
 import random
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.core import DealResult, GameState
+from engine.clock import perf
 from engine.errors import EngineError
 from engine.registry import default_variant_name, find_variant, variant_names
+from engine.state import DealResult, GameState
 
 
 def play_random(state: GameState, rng: random.Random, max_deals: int | None = None) -> None:
@@ -43,7 +43,7 @@ def simulate(
     series_finished = 0
     series_with_eggs = 0
     actions = 0
-    started = time.perf_counter()
+    started = perf()
     getrandbits = rng.getrandbits
     while len(results) < deals:
         state = variant.new_game(rng.getrandbits(48), opts)
@@ -66,7 +66,7 @@ def simulate(
         if state.outcome is not None:
             series_finished += 1
             series_with_eggs += state.outcome.with_eggs
-    elapsed = time.perf_counter() - started
+    elapsed = perf() - started
     units = len(results[0].points) if results else 0
     summary: dict[str, Any] = {
         "variant": variant.name,

@@ -276,10 +276,10 @@ async def record(
 
         async def settle() -> None:
             await server.settled()
-            await asyncio.wait_for(app.update_queue.join(), 30)
+            await clock.wait_for(app.update_queue.join(), 30)
             uses = app.bot_data.get("uses")
             if uses is not None:  # the tellings the handlers left going
-                await asyncio.wait_for(uses.notifier.background.told(), 30)
+                await clock.wait_for(uses.notifier.background.told(), 30)
             flush = getattr(app.bot_data.get("publisher"), "flush", None)
             if flush is not None:
                 await flush()
@@ -326,7 +326,7 @@ async def play(
             idle += 1
             if idle > 400:
                 raise RuntimeError("nobody can move, and the game is not over")
-            await asyncio.sleep(0.05)
+            await session.server.clock.sleep(0.05)
             await session.settle()
             continue
         idle = 0
@@ -336,7 +336,7 @@ async def play(
         if moves % 50 == 0:
             print(f"{moves} moves", file=sys.stderr)
         if await session.move(rng.choice(movers), rng) and pace:
-            await asyncio.sleep(pace)
+            await session.server.clock.sleep(pace)
         deals = sum(1 for m in server.bot_messages(GROUP) if "📋" in m.text)
         if not asked_score and deals >= 1:
             await session.say(people[1], GROUP, "/score")

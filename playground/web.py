@@ -13,13 +13,13 @@ import asyncio
 import contextlib
 import json
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
+from bot.clock import Handle
 from engine.registry import default_variant_name, variant_names
 from playground.botapi import ApiError, BotApiServer, Message
 
@@ -38,7 +38,7 @@ class StateFile:
         self.path = path
         self.server = server
         self.delay = delay
-        self._pending: asyncio.TimerHandle | None = None
+        self._pending: Handle | None = None
 
     def load(self) -> bool:
         if not self.path.exists():
@@ -48,7 +48,7 @@ class StateFile:
 
     def touch(self) -> None:
         if self._pending is None:
-            self._pending = asyncio.get_running_loop().call_later(self.delay, self.save)
+            self._pending = self.server.clock.call_later(self.delay, self.save)
 
     def save(self) -> None:
         if self._pending is not None:
@@ -191,11 +191,12 @@ class Playground:
         return {k: answer[k] for k in ("text", "show_alert", "url") if k in answer}
 
     async def wait_for(self, find: Callable[[], Message | None], what: str, timeout: float = 15.0) -> Message:
-        deadline = time.monotonic() + timeout
+        clock = self.server.clock
+        deadline = clock.monotonic() + timeout
         while (found := find()) is None:
-            if time.monotonic() > deadline:
+            if clock.monotonic() > deadline:
                 raise TimeoutError(f"the bot did not send {what}")
-            await asyncio.sleep(0.05)
+            await clock.sleep(0.05)
         return found
 
     async def quickstart(self, user_id: int, variant: str | None = None, computers: int = 3) -> dict[str, Any]:
@@ -292,7 +293,7 @@ class Playground:
             await response.write(f"data: {snapshot}\n\n".encode())
             while True:
                 try:
-                    event = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
+                    event = await self.server.clock.wait_for(queue.get(), HEARTBEAT_SECONDS)
                 except TimeoutError:
                     await response.write(b": still here\n\n")
                     continue

@@ -22,7 +22,6 @@ import contextvars
 import json
 import logging
 import sqlite3
-import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -32,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+from engine.clock import wall
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +157,7 @@ class Database:
     """The process's connection.  Every statement runs under one lock, so a transaction of one coroutine
     never interleaves with statements of another; nested ``transaction()`` blocks join the outer one."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path, now: Callable[[], float] = wall) -> None:
         self.conn = conn
         self.path = path
         self.now = now
@@ -178,7 +179,7 @@ class Database:
         return datetime.fromtimestamp(self.now(), UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
     @classmethod
-    async def open(cls, path: str | Path, now: Callable[[], float] = time.time) -> Database:
+    async def open(cls, path: str | Path, now: Callable[[], float] = wall) -> Database:
         path = Path(path)
         version = check_file(path) if path.exists() else 0
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -5,10 +5,10 @@ Each repository receives the ``Database``; ``Storage`` bundles them for the bot.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from engine.clock import wall
 from storage.db import NOW, Database
 from storage.games import GameRepo, ResultRepo
 from storage.models import (
@@ -205,7 +205,7 @@ class Storage:
         self.shown = ShownRepo(db)
 
     @classmethod
-    async def open(cls, path: str | Path, now: Callable[[], float] = time.time, catch_up: bool = True) -> Storage:
+    async def open(cls, path: str | Path, now: Callable[[], float] = wall, catch_up: bool = True) -> Storage:
         """``now``: the wall clock of the times that the bot reads back (a move's, a game's start);
         ``catch_up``: rate the series of a database just migrated to ratings (RatingRepo.catch_up)."""
         storage = cls(await Database.open(path, now))

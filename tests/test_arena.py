@@ -12,10 +12,10 @@ import pytest
 from bench import arena
 from engine import Action, find_variant, variant_names
 from engine.compiled import solver
-from engine.core import View
 from engine.players import Player, find_player
 from engine.players.expert import worth
 from engine.registry import samples
+from engine.state import View
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import pytest
 from telegram import InlineKeyboardMarkup
 
 from bot.health import Liveness, report
-from bot.outbox import Kind
+from bot.outbox import Priority
 from bot.publisher import Publisher
 from bot.render import Seating, render_deal_result, render_outcome
 from bot.sending import fit
@@ -59,9 +59,9 @@ def newest_renders(publisher: Publisher) -> dict[tuple[int, int], tuple[str, lis
         wanted[(chat_id, message_id)] = shape(text, markup)
         edit(chat_id, message_id, text, markup, **kw)
 
-    async def deleting(chat_id: int, message_id: int, kind: Kind = Kind.MESSAGE) -> bool:
+    async def deleting(chat_id: int, message_id: int, priority: Priority = Priority.MESSAGE) -> bool:
         wanted.pop((chat_id, message_id), None)
-        return await delete(chat_id, message_id, kind)
+        return await delete(chat_id, message_id, priority)
 
     publisher.send = sending  # type: ignore[method-assign]
     publisher.edit = editing  # type: ignore[method-assign]

@@ -13,9 +13,9 @@ import pytest
 
 from engine import find_variant
 from engine.actions import Action
-from engine.core import GameState, deal_round_robin, shuffle
 from engine.registry import samples
 from engine.simulate import simulate
+from engine.state import GameState, deal_round_robin, shuffle
 
 GAMES = samples(every=True)
 

@@ -137,9 +137,11 @@ def test_handlers_import_neither_storage_nor_the_publisher() -> None:
 
 
 CLOCK = BOT / "clock.py"
-SERVER = BOT.parent / "playground" / "botapi.py"
+CLOCKS = (CLOCK, ROOT / "engine" / "clock.py")  # the loop's clock, and the process's
 TIME_READERS = {  # what reads the time or waits on it, by the names a module would call it
-    ("time", "time"), ("time", "monotonic"), ("time", "perf_counter"), ("time", "sleep"),
+    ("time", "time"), ("time", "monotonic"), ("time", "perf_counter"), ("time", "sleep"), ("time", "process_time"),
+    ("time", "thread_time"), ("time", "time_ns"), ("time", "monotonic_ns"), ("time", "perf_counter_ns"),
+    ("datetime", "now"), ("datetime", "utcnow"), ("date", "today"),
     ("asyncio", "sleep"), ("asyncio", "wait_for"), ("asyncio", "timeout"),
 }  # fmt: skip
 LOOP_TIMERS = {"call_later", "call_at"}
@@ -151,7 +153,9 @@ def time_readers(path: Path) -> list[str]:
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Attribute):
             base = node.value.id if isinstance(node.value, ast.Name) else None
-            if (base, node.attr) in TIME_READERS or node.attr in LOOP_TIMERS or (node.attr == "time" and base == "loop"):
+            on_a_clock = ast.unparse(node.value).endswith("clock")
+            timer = node.attr in LOOP_TIMERS and not on_a_clock
+            if (base, node.attr) in TIME_READERS or timer or (node.attr == "time" and base == "loop"):
                 found.append(f"{path.name}:{node.lineno} {base}.{node.attr}")
         elif isinstance(node, ast.ImportFrom) and node.module in ("time", "asyncio"):
             names = {a.name for a in node.names}
@@ -160,12 +164,21 @@ def time_readers(path: Path) -> list[str]:
     return found
 
 
-def test_one_clock_reads_the_time_for_the_bot_and_the_embedded_server() -> None:
-    """Nothing in ``bot`` or the embedded Bot API server reads the time or sleeps but ``bot/clock.py``: on a
-    loop on virtual time, the bot's waits, the outbox's budgets and the server's flood control keep one clock."""
-    readers = [r for p in [*modules(), SERVER] if p != CLOCK for r in time_readers(p)]
+def test_one_clock_reads_the_time_in_every_package() -> None:
+    """Nothing but the clocks reads the time or waits on it: ``bot/clock.py`` on the event loop (so on a loop
+    on virtual time the bot's waits, the outbox's budgets and the embedded server's flood control keep one
+    clock) and ``engine/clock.py`` outside it (the players' budgets, the simulator, the benches' timings,
+    storage's stamps where no clock is handed).  Everything else is handed one of them.  The tests keep
+    their own rule (below): on virtual time they read no wall clock."""
+    readers = [
+        r
+        for package in ("engine", "storage", "bot", "playground", "bench")
+        for p in sorted((ROOT / package).rglob("*.py"))
+        if p not in CLOCKS and layer_of(p) != "tests"
+        for r in time_readers(p)
+    ]
     assert readers == []
-    assert time_readers(CLOCK)  # the check sees what it looks for
+    assert all(time_readers(clock) for clock in CLOCKS)  # the check sees what it looks for
 
 
 def imports_of(path: Path) -> set[str]:
@@ -240,7 +253,7 @@ def test_no_test_on_virtual_time_reads_the_wall_clock() -> None:
     """A test on virtual time measures with the loop's clock: a wall-clock tolerance would make its result
     depend on the machine's load."""
     readers, allowed = [], 0
-    for path in sorted((BOT.parent / "tests").glob("*.py")):
+    for path in sorted([*(ROOT / "tests").glob("*.py"), *GAMES.glob("*/tests/*.py")]):
         tree = ast.parse(path.read_text())
         real = on_real_time(tree)
         found = wall_clock_readers(tree)

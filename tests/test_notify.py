@@ -11,7 +11,7 @@ from typing import Any, cast
 from bot.clock import Clock
 from bot.events import Applied, Event, Pressed, Say
 from bot.notify import Notifier
-from bot.outbox import Kind
+from bot.outbox import Priority
 from bot.pings import WATCHING
 from bot.publisher import Publisher
 from tests.test_table import started, user
@@ -23,11 +23,11 @@ async def test_F10_a_hand_that_may_act_out_of_turn_is_as_urgent_as_a_turn_and_id
     turn, or out of turn: a molodka in four-card Kozel, F10), and last the hands of players who
     may not act, which only follow the table (the budget may shed those: his turn's edit shows the same)."""
     async with bench(tmp_path) as b:
-        shown: list[tuple[int, Kind]] = []
+        shown: list[tuple[int, Priority]] = []
         notifier = Notifier(b.storage, Publisher.__new__(Publisher), b.games, Clock(b.tasks), 5.0)
 
-        def show_hand(live: Any, seat: int, kind: Kind = Kind.MESSAGE, since: float | None = None) -> None:
-            shown.append((seat, kind))
+        def show_hand(live: Any, seat: int, priority: Priority = Priority.MESSAGE, since: float | None = None) -> None:
+            shown.append((seat, priority))
 
         notifier.show_hand = show_hand  # type: ignore[method-assign]
         notifier.table.show = lambda live: None  # type: ignore[method-assign]
@@ -48,12 +48,12 @@ async def test_F10_a_hand_that_may_act_out_of_turn_is_as_urgent_as_a_turn_and_id
                 assert shown, "a move changed no hand"
                 for seat, kind in shown:
                     if seat == action.seat:
-                        assert kind is Kind.OWN_HAND
+                        assert kind is Priority.OWN_HAND
                     elif live.state.legal_actions(seat):
-                        assert kind is Kind.TURN_HAND, (seat, kind)
+                        assert kind is Priority.TURN_HAND, (seat, kind)
                         out_of_turn += seat != live.state.to_move
                     else:
-                        assert kind is Kind.HAND, (seat, kind)
+                        assert kind is Priority.HAND, (seat, kind)
         assert out_of_turn, "no move left a player able to act out of turn: the test saw nothing"
 
 

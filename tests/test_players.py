@@ -16,7 +16,7 @@ from engine.players import (
     ExpertPlayer,
     RandomPlayer,
     SearchPlayer,
-    StrongLevel,
+    Strong1Player,
     StrongPlayer,
     find_player,
 )
@@ -134,7 +134,7 @@ def test_no_peeking(variant: str, options: dict[str, object]) -> None:
         players = (
             RandomPlayer(),
             BasicPlayer(),
-            StrongPlayer(budget=None, max_worlds=6),
+            Strong1Player(budget=None, max_worlds=6),
             SearchPlayer(None, 24),
             FlatSearch(budget=None, worlds=10),
             ExpertPlayer(budget=None, worlds=4),
@@ -177,7 +177,7 @@ def test_search_stops_on_its_budget() -> None:
     """The search stops when the next sampled world would end after the budget (a counted clock, so the
     test does not depend on the machine's speed): a world costs one tick, the budget is 10 ticks."""
     ticks = count()
-    player = StrongPlayer(budget=10.0, clock=lambda: float(next(ticks)))
+    player = Strong1Player(budget=10.0, clock=lambda: float(next(ticks)))
     state = find_variant("czech").new_game(4, {"players": 4})
     seat = state.to_move
     assert seat is not None
@@ -203,10 +203,10 @@ def test_levels_are_found_by_name() -> None:
     """``strong`` is the tree search (a flat search in the team games, where it measured stronger);
     ``strong1``, the earlier flat search, stays selectable as the baseline."""
     strong = find_player("strong", budget=None, max_worlds=5)
-    assert isinstance(strong, StrongLevel)
+    assert isinstance(strong, StrongPlayer)
     assert strong.tree == SearchPlayer(budget=None, iterations=20)
     assert strong.flat == FlatSearch(budget=None, worlds=5)
-    assert find_player("strong1", budget=None, max_worlds=5) == StrongPlayer(budget=None, max_worlds=5)
+    assert find_player("strong1", budget=None, max_worlds=5) == Strong1Player(budget=None, max_worlds=5)
 
 
 def test_views_travel_to_another_process() -> None:

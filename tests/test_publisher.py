@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.outbox import Kind
+from bot.outbox import Priority
 from bot.publisher import Publisher
 from bot.sending import MAX_CAPTION, MAX_TEXT, Picture, fit, telegram_length
 from playground import botapi
@@ -325,21 +325,21 @@ async def test_each_kind_of_change_is_timed_from_its_own_request(fake: tuple[Fak
     shows both, and the turn's change is timed from when the turn came, not from the idle change's request."""
     server, bot = fake
     publisher = Publisher(bot, private=0.2)
-    seen: dict[Kind, float] = {}
+    seen: dict[Priority, float] = {}
     publisher.on_latency = seen.__setitem__
     message_id = await publisher.send(5, "v0")
     assert message_id is not None
     for i in range(1, 7):  # the chat's burst is spent: the next call waits five seconds
         publisher.edit(5, message_id, f"v{i}")
         await publisher.flush()
-    publisher.edit(5, message_id, "idle", kind=Kind.HAND, since=publisher.clock.monotonic())
+    publisher.edit(5, message_id, "idle", priority=Priority.HAND, since=publisher.clock.monotonic())
     await asyncio.sleep(3.0)
-    publisher.edit(5, message_id, "turn", kind=Kind.TURN_HAND, since=publisher.clock.monotonic())
+    publisher.edit(5, message_id, "turn", priority=Priority.TURN_HAND, since=publisher.clock.monotonic())
     await publisher.flush()
     assert server.messages[(5, message_id)].text == "turn"
     assert calls(server, "editMessageText") == 7
-    assert seen[Kind.TURN_HAND] < 2.5, seen  # it came 3 s after the idle change, and waited 2 s
-    assert seen[Kind.HAND] >= 4.0, seen  # it waited for the chat's next token, five seconds after the last edit
+    assert seen[Priority.TURN_HAND] < 2.5, seen  # it came 3 s after the idle change, and waited 2 s
+    assert seen[Priority.HAND] >= 4.0, seen  # it waited for the chat's next token, five seconds after the last edit
 
 
 async def test_a_picture_whose_file_id_was_forgotten_is_uploaded_again(

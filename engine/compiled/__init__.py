@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from typing import NamedTuple, Protocol
 
 from engine.cards import Card
-from engine.core import GameState
 from engine.registry import Variant, find_variant, variant_names
+from engine.state import GameState
 
 
 class CoreMissingError(RuntimeError):

@@ -28,18 +28,18 @@ the same random seed.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
 from engine.actions import Action
-from engine.core import GameState, View
+from engine.clock import perf
 from engine.players.contract import Situation, heuristic, tuning
 from engine.players.expert import ExpertPlayer
 from engine.players.flat import FlatSearch
 from engine.players.search import EXTRAS, SearchPlayer, candidates, finish, record
 from engine.players.worlds import Knowledge, SamplingError
+from engine.state import GameState, View
 
 __all__ = [
     "LEVELS",
@@ -49,7 +49,7 @@ __all__ = [
     "RandomPlayer",
     "SamplingError",
     "SearchPlayer",
-    "StrongLevel",
+    "Strong1Player",
     "StrongPlayer",
     "decide",
     "find_player",
@@ -94,14 +94,14 @@ def playout(state: GameState, seat: int, deal: int) -> float:
 
 
 @dataclass(frozen=True)
-class StrongPlayer:
+class Strong1Player:
     """Determinized Monte Carlo: the same sampled worlds for every candidate, so they compare fairly (the
     ``strong1`` level)."""
 
     name: ClassVar[str] = "strong1"
     budget: float | None = DEFAULT_BUDGET
     max_worlds: int | None = None
-    clock: Callable[[], float] = time.perf_counter
+    clock: Callable[[], float] = perf  # the budget's clock: the caller's, or the process's
     label: str = "strong1"  # the level its playouts are counted under
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
@@ -145,7 +145,7 @@ class StrongPlayer:
 
 
 @dataclass(frozen=True)
-class StrongLevel:
+class StrongPlayer:
     """The ``strong`` level: the tree search where the game's tuning asks for it, else the flat search."""
 
     name: ClassVar[str] = "strong"
@@ -160,38 +160,45 @@ class StrongLevel:
 LEVELS: dict[str, type[Player]] = {
     "random": RandomPlayer,
     "basic": BasicPlayer,
-    "strong": StrongLevel,
-    "strong1": StrongPlayer,
+    "strong": StrongPlayer,
+    "strong1": Strong1Player,
     "expert": ExpertPlayer,
 }
 PLAYOUTS_PER_WORLD = 4  # ``max_worlds`` for the tree search: about the playouts one world costs ``strong1``
 
 
 def find_player(
-    level: str, budget: float | None = DEFAULT_BUDGET, max_worlds: int | None = None, iterations: int | None = None
+    level: str,
+    budget: float | None = DEFAULT_BUDGET,
+    max_worlds: int | None = None,
+    iterations: int | None = None,
+    clock: Callable[[], float] = perf,
 ) -> Player:
     """The computer player of a level; raises ``ValueError`` for an unknown level.  Without a budget, the
     search stops after ``max_worlds`` sampled worlds (``strong1``, and the flat search of ``strong``: the
     playouts of that many worlds for every candidate) or ``iterations`` tree walks (``strong``, by default
-    ``PLAYOUTS_PER_WORLD`` per world)."""
+    ``PLAYOUTS_PER_WORLD`` per world).  ``clock`` measures the budget."""
     if level == "strong":
         walks = iterations if iterations is not None or max_worlds is None else max_worlds * PLAYOUTS_PER_WORLD
         worlds = (
             max_worlds if max_worlds is not None or iterations is None else max(iterations // PLAYOUTS_PER_WORLD, 1)
         )
-        return StrongLevel(
-            SearchPlayer(budget=budget, iterations=walks),
-            FlatSearch(budget=budget, worlds=worlds),
+        return StrongPlayer(
+            SearchPlayer(budget=budget, iterations=walks, clock=clock),
+            FlatSearch(budget=budget, worlds=worlds, clock=clock),
         )
     if level == "strong1":
-        return StrongPlayer(budget=budget, max_worlds=max_worlds)
+        return Strong1Player(budget=budget, max_worlds=max_worlds, clock=clock)
     if level == "expert":
-        return ExpertPlayer(budget=budget, worlds=max_worlds)
+        return ExpertPlayer(budget=budget, worlds=max_worlds, clock=clock)
     if level in LEVELS:
         return LEVELS[level]()
     raise ValueError(f"unknown computer level {level!r}; known: {', '.join(LEVELS)}")
 
 
-def decide(level: str, view: View, seed: int, budget: float | None = DEFAULT_BUDGET) -> Action | None:
-    """One decision, as a plain function of picklable values: what the bot runs in a worker process."""
-    return find_player(level, budget=budget).choose(view, random.Random(seed))
+def decide(
+    level: str, view: View, seed: int, budget: float | None = DEFAULT_BUDGET, clock: Callable[[], float] = perf
+) -> Action | None:
+    """One decision, as a plain function of picklable values (``clock`` too: a module's function): what the
+    bot runs in a worker process."""
+    return find_player(level, budget=budget, clock=clock).choose(view, random.Random(seed))

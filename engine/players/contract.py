@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from engine.actions import Action, Kind
 from engine.cards import Card
-from engine.core import GameState, TrickRecord, View
 from engine.registry import find_variant
+from engine.state import GameState, TrickRecord, View
 
 if TYPE_CHECKING:
     from engine.players.worlds import Knowledge

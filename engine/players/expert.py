@@ -20,9 +20,9 @@ from typing import ClassVar
 
 from engine.actions import Action
 from engine.compiled import CompiledGame, solver
-from engine.core import GameState, View
 from engine.players.flat import FlatSearch, Leaf
 from engine.players.search import heuristic_step
+from engine.state import GameState, View
 
 
 @dataclass(frozen=True)

@@ -24,16 +24,16 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.actions import Action
-from engine.core import GameState, View
+from engine.clock import perf
 from engine.players.contract import Situation, heuristic, tuning
 from engine.players.search import EXTRAS, candidates, finish, likelihood, record
 from engine.players.worlds import Knowledge
+from engine.state import GameState, View
 
 WARMUP = 8  # rounds every candidate plays before any may leave the race
 RACE = 2.5  # standard errors of the paired difference by which a candidate must trail to leave
@@ -57,7 +57,7 @@ class FlatSearch:
     weighted: bool = True
     racing: bool = True
     extras: bool = True  # the redeal (C6) and going out of trumps (C7) are searched too
-    clock: Callable[[], float] = time.perf_counter
+    clock: Callable[[], float] = perf  # the budget's clock: the caller's, or the process's
     label: str = "strong"  # the level its playouts are counted under
 
     def choose(self, view: View, rng: random.Random) -> Action | None:

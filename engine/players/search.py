@@ -26,15 +26,15 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from engine.actions import Action, Kind
-from engine.core import GameState, View
+from engine.clock import perf
 from engine.players.contract import Situation, heuristic, tuning
 from engine.players.worlds import Knowledge
+from engine.state import GameState, View
 
 EXTRAS = (Kind.REDEAL, Kind.EXCHANGE)  # announcements no playout makes (C6, C7)
 EXPLORATION = 0.7  # UCB1 constant, in units of the spread of the values seen so far
@@ -122,7 +122,7 @@ class SearchPlayer:
     budget: float | None = 0.5
     iterations: int | None = None
     weighted: bool = True
-    clock: Callable[[], float] = time.perf_counter
+    clock: Callable[[], float] = perf  # the budget's clock: the caller's, or the process's
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
         if not view.legal:

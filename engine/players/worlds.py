@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 
 from engine.actions import Action, Kind
 from engine.cards import Card
-from engine.core import GameState, SeenPlay, TrickRecord, View
 from engine.registry import find_variant
+from engine.state import GameState, SeenPlay, TrickRecord, View
 
 GREEDY_ATTEMPTS = 20  # greedy placements tried before the matching, which is slower but always finds one
 LEGAL_ATTEMPTS = 100  # worlds sampled before giving up on one in which the seat's legal actions are the view's

@@ -13,9 +13,9 @@ from typing import NamedTuple
 
 from engine.cards import Card
 from engine.compiled import SolverBench, cards_of, mask
-from engine.core import GameState
 from engine.games.classic import _compiled
 from engine.games.classic.rules import ClassicState, card_points
+from engine.state import GameState
 
 WORDS = 25  # int64 values in a position (_compiled.c reads them in this order)
 

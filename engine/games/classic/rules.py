@@ -8,8 +8,8 @@ from typing import Any, ClassVar, Literal
 
 from engine.actions import Action, Kind, one_card_actions
 from engine.cards import RANKS_32, RANKS_36, Card, Rank, Suit, full_deck, parse_cards
-from engine.core import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin, shuffle
 from engine.registry import check_layout
+from engine.state import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin, shuffle
 
 DECK_36: tuple[Card, ...] = full_deck(RANKS_36)
 DECK_32: tuple[Card, ...] = full_deck(RANKS_32)

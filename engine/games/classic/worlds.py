@@ -7,9 +7,9 @@ import random
 
 from engine.actions import Action, Kind
 from engine.cards import Card
-from engine.core import GameState, TrickRecord
 from engine.games.classic.rules import ACE_OF_DIAMONDS, TRUMP_SUIT, ClassicState
 from engine.players.worlds import Knowledge, common, piles
+from engine.state import GameState, TrickRecord
 
 
 def build(

@@ -14,9 +14,9 @@ from typing import NamedTuple
 
 from engine.cards import Card
 from engine.compiled import SolverBench, cards_of, mask
-from engine.core import GameState
 from engine.games.czech import _compiled
 from engine.games.czech.rules import CzechState, penalty_points
+from engine.state import GameState
 
 WORDS = 42  # int64 values in a position (_compiled.c reads them in this order)
 SEATS = 6  # K1: at most

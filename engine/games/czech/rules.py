@@ -15,8 +15,8 @@ from pydantic import Field
 
 from engine.actions import Action, Kind, one_card_actions
 from engine.cards import RANKS_32, Card, Rank, Suit, full_deck
-from engine.core import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin, shuffle
 from engine.registry import check_layout
+from engine.state import DealResult, GameState, Layout, Options, Outcome, TrickRecord, deal_round_robin, shuffle
 
 DECK: tuple[Card, ...] = full_deck(RANKS_32)  # K2; the Rank values already run 7 8 9 10 U O K A
 KOZEL = Card(Suit.SPADES, Rank.QUEEN)  # the green svršek

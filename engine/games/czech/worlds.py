@@ -7,9 +7,9 @@ import random
 
 from engine.actions import Action, Kind
 from engine.cards import Card
-from engine.core import GameState, TrickRecord
 from engine.games.czech.rules import KOZEL, CzechState
 from engine.players.worlds import Knowledge, common, piles
+from engine.state import GameState, TrickRecord
 
 
 def build(

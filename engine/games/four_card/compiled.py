@@ -11,9 +11,9 @@ from typing import NamedTuple
 from engine.actions import Action, Kind
 from engine.cards import Card
 from engine.compiled import SolverBench, cards_of, mask
-from engine.core import GameState
 from engine.games.four_card import _compiled
 from engine.games.four_card.rules import FourCardState, card_points
+from engine.state import GameState
 
 KINDS = (Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.MOLODKA)  # the core's kind numbers, in order
 KIND_NUMBERS = {kind: number for number, kind in enumerate(KINDS)}

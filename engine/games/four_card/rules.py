@@ -10,7 +10,8 @@ from typing import Any, ClassVar
 
 from engine.actions import Action, Kind, one_card_actions
 from engine.cards import RANKS_36, Card, Rank, Suit, full_deck
-from engine.core import (
+from engine.registry import check_layout
+from engine.state import (
     DealResult,
     GameState,
     Layout,
@@ -20,7 +21,6 @@ from engine.core import (
     deal_round_robin,
     shuffle,
 )
-from engine.registry import check_layout
 
 DECK: tuple[Card, ...] = full_deck(RANKS_36)  # F2
 HAND_SIZE = 4  # F4

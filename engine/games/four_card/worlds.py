@@ -7,9 +7,9 @@ import random
 
 from engine.actions import Action, Kind
 from engine.cards import Card
-from engine.core import GameState, TrickRecord
 from engine.games.four_card.rules import FourCardState
 from engine.players.worlds import Knowledge, common, piles
+from engine.state import GameState, TrickRecord
 
 
 def build(

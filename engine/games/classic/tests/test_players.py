@@ -10,7 +10,7 @@ import pytest
 from engine import Action, GameState, Kind, find_variant
 from engine.games.classic.heuristics import choose as classic_choice
 from engine.games.classic.rules import ESUIT, TRUMP_SUIT
-from engine.players import ExpertPlayer, Player, SearchPlayer, StrongPlayer, playout
+from engine.players import ExpertPlayer, Player, SearchPlayer, Strong1Player, playout
 from engine.players.contract import Situation
 from engine.players.flat import FlatSearch
 from engine.players.search import heuristic_step
@@ -46,7 +46,7 @@ def test_c12_strong_weighs_a_catch_that_ends_the_deal_or_the_series(totals: tupl
     state = find_variant("classic").new_game(1, {"redeal": False}, stacked=[QUEEN_HUNT], dealer=3)
     state.totals = list(totals)
     act(state, "0 play AD", "1 play QC")
-    strong = StrongPlayer(budget=None, max_worlds=4)
+    strong = Strong1Player(budget=None, max_worlds=4)
     assert strong.choose(state.view(2), random.Random(1)) in state.legal_actions(2)  # it used to raise IndexError
     world = Knowledge(state.view(2)).world(random.Random(2))
     deal = len(world.deals)

@@ -12,9 +12,9 @@ from types import ModuleType
 import pytest
 
 from engine import Action, Card, Kind, Suit, find_variant
-from engine.core import Layout
 from engine.games.four_card import compiled as fc
 from engine.games.four_card.rules import DECK, FourCardState
+from engine.state import Layout
 from tests.builds import build, plant, sources_of
 
 GAME = find_variant("four_card")

@@ -21,8 +21,8 @@ from engine import (
     find_variant,
     parse_cards,
 )
-from engine.core import deal_rng
 from engine.games.four_card.rules import DECK, POINTS, FourCardState, beats, card_points, defeat_points
+from engine.state import deal_rng
 from tests.helpers import act, check_invariants, legal_texts, play_deal
 
 VARIANT = find_variant("four_card")

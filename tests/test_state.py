@@ -1,4 +1,4 @@
-"""The engine core: cards, actions, errors, the registry, seeded chance, serialisation and replay."""
+"""The engine's shared parts: cards, actions, errors, the registry, seeded chance, serialisation and replay."""
 
 from __future__ import annotations
 
@@ -26,10 +26,10 @@ from engine import (
     parse_cards,
     variant_names,
 )
-from engine.core import deal_rng, deal_round_robin, first_dealer
 from engine.registry import samples
 from engine.simulate import main as simulate_main
 from engine.simulate import play_random
+from engine.state import deal_rng, deal_round_robin, first_dealer
 from tests.helpers import GAME_CONFIGS, check_views
 
 

@@ -1,4 +1,4 @@
-"""The engine core shared by the three games: chance, records, views and the state base class.
+"""What every game's state shares: chance, records, views and the state base class.
 
 A game is its variant, options, seed and list of actions (OpenSpiel's idea of a state as its history): the
 shuffles are drawn from the seed, so replaying the actions from the seed rebuilds the state exactly.  A state
