@@ -2,7 +2,8 @@
 
 A telling may wait long for Telegram's budget (a send, when many tables play).  Were the handler of the press
 that caused it to wait too, the application's handlers (``concurrent_updates`` of them) would all be held
-and none left free for the next taps: at 1,000 tables a tap was answered 36 s late (p50).  The tellings of
+and none left free for the next taps, which would be answered only as late as Telegram's budget allows
+(docs/operations.md has what that came to under load).  The tellings of
 one game still follow each other in order (``Notifier.tell`` takes a lock per game, and tasks start in the
 order they were made); one that raises is logged and counted, and the end-to-end tests fail on any.
 """

@@ -16,7 +16,6 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from bot.outbox import Priority
 from bot.publisher import Publisher
 from bot.sending import MAX_CAPTION, MAX_TEXT, Picture, fit, telegram_length
-from playground import botapi
 from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import loop_time, server_and_bot
 
@@ -348,8 +347,8 @@ async def test_a_picture_whose_file_id_was_forgotten_is_uploaded_again(
     """A server that keeps one picture no message shows: red's file id is gone when a new deal's table shows
     red again.  The bot sent it by that id, was refused, and the table was never posted; now it uploads red
     again, and counts it."""
-    monkeypatch.setattr(botapi, "PHOTOS_LOOSE", 1)
     server, bot = fake
+    server.photos_loose = 1
     publisher = Publisher(bot)
     red = png((200, 0, 0))
     message_id = await publisher.send(GROUP, "deal 1", photo=red)
