@@ -53,7 +53,7 @@ import tempfile
 import tracemalloc
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, cast
@@ -294,10 +294,50 @@ def people_side(conn: Connection, plan: Plan) -> None:
     asyncio.run(play_people(conn, plan))
 
 
+@dataclass
+class Play:
+    """The people of the opened tables playing for ``seconds``: each thinks ``pace`` s on average from his
+    table's latest card (one card every ``pace`` s per table) and moves once his hand says it is his turn;
+    nobody waits for another's hand to change."""
+
+    watch: Watch
+    seconds: float
+    pace: float
+    rng: random.Random = field(default_factory=lambda: random.Random(1))
+    presses: list[tuple[int, float]] = field(default_factory=list)  # (table, when the move's tap began)
+    moves_by_table: Counter[int] = field(default_factory=Counter)
+    played: int = 0
+
+    async def run(self, opened: list[tuple[int, list[Person]]]) -> None:
+        self.deadline = clock.monotonic() + self.seconds
+        self.moves_by_table.update(dict.fromkeys((chat_id for chat_id, _ in opened), 0))
+        self.watch.last_card.update(dict.fromkeys(self.moves_by_table, clock.monotonic()))
+        await asyncio.gather(*(self.person(chat_id, person) for chat_id, people in opened for person in people))
+
+    async def person(self, chat_id: int, person: Person) -> None:
+        shown = self.watch.turn_event(person.user_id)
+        while (left := self.deadline - clock.monotonic()) > 0:
+            if not person.my_turn():
+                shown.clear()
+                with contextlib.suppress(TimeoutError):
+                    await REAL_TIME.wait_for(shown.wait(), left)
+                continue
+            think = self.rng.uniform(0.25 * self.pace, 1.75 * self.pace)
+            await REAL_TIME.sleep(max(0.0, think - (clock.monotonic() - self.watch.last_card[chat_id])))
+            if not person.my_turn() or clock.monotonic() >= self.deadline:
+                continue
+            started, stored = clock.wall(), cast(LoadPerson, person).moved
+            # a move counts once the bot took it: past capacity a hand that still shows the turn after a move
+            # (its edit waiting for the budget) gets tapped again, and the bot refuses the stale press
+            if await play_turn(person, self.rng) and cast(LoadPerson, person).moved > stored:
+                self.presses.append((chat_id, started))
+                self.moves_by_table[chat_id] += 1
+                self.played += 1
+
+
 async def play_people(conn: Connection, plan: Plan) -> None:
-    games, seconds, pace, limits, fail_rate = plan.games, plan.seconds, plan.pace, plan.limits, plan.fail_rate
-    server = FakeTelegram(limits=Limits() if limits else None)
-    server.fail_rate = fail_rate
+    server = FakeTelegram(limits=Limits() if plan.limits else None)
+    server.fail_rate = plan.fail_rate
     await server.start()
     loop = asyncio.get_running_loop()
 
@@ -307,7 +347,7 @@ async def play_people(conn: Connection, plan: Plan) -> None:
     conn.send(Address(server.token, server.base_url))
     assert await receive() == "bot up"
     runner = cast(BotRunner, None)  # the bot is in the other process: a person watches his own chat instead
-    opened = await open_games(server, runner, games)
+    opened = await open_games(server, runner, plan.games)
     await server.settled(timeout=300)
     conn.send("opened")
     assert await receive() == "play"
@@ -319,128 +359,115 @@ async def play_people(conn: Connection, plan: Plan) -> None:
         for person in people:
             cast(LoadPerson, person).watch = watch
             cast(LoadPerson, person).table = chat_id
-    rng = random.Random(1)
-    deadline = clock.monotonic() + seconds
-    presses: list[tuple[int, float]] = []
-    moves_by_table = Counter({chat_id: 0 for chat_id, _ in opened})
-    last_card = watch.last_card
-    last_card.update(dict.fromkeys(moves_by_table, clock.monotonic()))
-    played = 0
-
-    async def play(chat_id: int, person: Person) -> None:
-        """One person: he thinks ``pace`` s on average from the table's latest card (one card every ``pace`` s
-        per table) and moves once his hand says it is his turn; nobody waits for another's hand to change."""
-        nonlocal played
-        shown = watch.turn_event(person.user_id)
-        while (left := deadline - clock.monotonic()) > 0:
-            if not person.my_turn():
-                shown.clear()
-                with contextlib.suppress(TimeoutError):
-                    await REAL_TIME.wait_for(shown.wait(), left)
-                continue
-            think = rng.uniform(0.25 * pace, 1.75 * pace) - (clock.monotonic() - last_card[chat_id])
-            await REAL_TIME.sleep(max(0.0, think))
-            if not person.my_turn() or clock.monotonic() >= deadline:
-                continue
-            started, stored = clock.wall(), cast(LoadPerson, person).moved
-            # a move counts once the bot took it: past capacity a hand that still shows the turn after a move
-            # (its edit waiting for the budget) gets tapped again, and the bot refuses the stale press
-            if await play_turn(person, rng) and cast(LoadPerson, person).moved > stored:
-                presses.append((chat_id, started))
-                moves_by_table[chat_id] += 1
-                played += 1
-
+    play = Play(watch, plan.seconds, plan.pace)
     # This process stands in for Telegram, whose clock does not stop: a full collection over the opened
-    # tables' people and messages stopped its loop for up to 0.7 s at 1,000 tables, and the requests that
-    # waited meanwhile were then counted against the flood limits in one bunch.  Its collector is off while
-    # the people play (a few minutes: memory is no concern here); the bot's process is as in production.
+    # tables' people and messages would stop its loop, and the requests that waited meanwhile would then be
+    # counted against the flood limits in one bunch.  Its collector is off while the people play (a few
+    # minutes: memory is no concern here); the bot's process is as in production.
     gc.collect()
     gc.disable()
     started, cpu, wall_started = clock.monotonic(), clock.cpu(), clock.wall()
     lags: list[float] = []
     lagger = asyncio.create_task(loop_lag(lags))
     with GcPauses().on() as pauses:
-        await asyncio.gather(*(play(chat_id, person) for chat_id, people in opened for person in people))
+        await play.run(opened)
     lagger.cancel()
     gc.enable()
     elapsed, cpu = clock.monotonic() - started, clock.cpu() - cpu
     conn.send("played")
     assert await receive() == "flushed"
-    calls = server.calls[first_call:]
+    ran = Ran(plan, opened, first_call, first_limited, wall_started, elapsed, cpu, lags, pauses.summary())
+    conn.send(people_report(server, play, ran))
+    assert await receive() == "bot down"
+    await server.stop()
+
+
+@dataclass(frozen=True)
+class Ran:
+    """How a split run went, as the people's process saw it."""
+
+    plan: Plan
+    opened: list[tuple[int, list[Person]]]
+    first_call: int  # the server's calls and 429s before the play began
+    first_limited: int
+    wall_started: float
+    elapsed: float
+    cpu: float
+    lags: list[float]  # the server's event loop's lags
+    gc: dict[str, list[float | int | None]]  # its collections, as ``GcPauses.summary`` gives them
+
+
+def people_report(server: FakeTelegram, play: Play, ran: Ran) -> dict[str, Any]:
+    """What the people measured: their waits, the fairness between tables, and what the server saw."""
+    watch, played, elapsed = play.watch, play.played, ran.elapsed
+    calls = server.calls[ran.first_call :]
     by_method = Counter(c.method for c in calls if c.method != "getUpdates")
     arrived = [c.at for c in calls if c.method not in EXEMPT]
     limited = Counter(m for m in by_method.elements() if m not in EXEMPT)
     edits = table_edits(calls)
     staleness = [
-        min(later) - at for chat_id, at in presses if (later := [e for e in edits.get(chat_id, []) if e >= at])
+        min(later) - at for chat_id, at in play.presses if (later := [e for e in edits.get(chat_id, []) if e >= at])
     ]
-    pictures = server.uploads(first_call)
+    pictures = server.uploads(ran.first_call)
     worst = [pct(v, 0.99) for v in watch.own_by_table().values()]
     # Past capacity each table gets a move only now and then: a table's p99 over a sample or two is one wait.
     # Fairness is judged on the second half of the run (the queues built up) by each table's moves and by the
     # waits of the tables with enough of them.
-    later_by_table = watch.own_by_table(since=wall_started + elapsed / 2)
+    later_by_table = watch.own_by_table(since=ran.wall_started + elapsed / 2)
     queued = [wait for waits in later_by_table.values() for wait in waits]
-    late_answers = [wait for tap, wait in watch.answered_at if tap >= wall_started + elapsed / 2]
+    late_answers = [wait for tap, wait in watch.answered_at if tap >= ran.wall_started + elapsed / 2]
     steady = [pct(v, 0.99) or 0.0 for v in later_by_table.values() if len(v) >= FAIR_SAMPLES]
-    moves = sorted(moves_by_table.values())
-    conn.send(
-        {
-            "games": games,
-            "pace_s": pace,
-            "seconds": round(elapsed, 1),
-            "cards_played": played,
-            "card_plays_per_second": round(played / elapsed, 1),
-            "tap_answered_ms_p50_p99": [pct(watch.answered, 0.5), pct(watch.answered, 0.99)],
-            # every table's first card comes in the first seconds: the second half shows the steady state
-            "second_half_tap_answered_ms_p50_p99": [pct(late_answers, 0.5), pct(late_answers, 0.99)],
-            "own_hand_ms_p50": pct(watch.own, 0.5),
-            "own_hand_ms_p99": pct(watch.own, 0.99),
-            "own_hand_p99_ms_best_and_worst_table": [
-                min(w for w in worst if w is not None),
-                max(w for w in worst if w is not None),
-            ]
-            if any(w is not None for w in worst)
-            else None,
-            "second_half_own_hand_ms_p50_p99": [pct(queued, 0.5), pct(queued, 0.99)],
-            f"second_half_own_hand_p99_ms_best_and_worst_table_of_{FAIR_SAMPLES}_or_more": [
-                min(steady),
-                max(steady),
-                len(steady),
-            ]
-            if steady
-            else None,
-            "moves_per_table_min_median_max": [moves[0], moves[len(moves) // 2], moves[-1]],
-            "tables_without_a_move": moves.count(0),
-            "turn_hand_ms_p50": pct(watch.turn, 0.5),
-            "turn_hand_ms_p99": pct(watch.turn, 0.99),
-            "table_staleness_ms_p50": pct(staleness, 0.5),
-            "table_staleness_ms_p99": pct(staleness, 0.99),
-            "tables_never_edited": sum(1 for chat_id, _ in opened if chat_id not in edits),
-            "pictures_uploaded": len(pictures),
-            "uploaded_kb_per_card": round(sum(map(len, pictures)) / 1000 / played, 1) if played else None,
-            "flood_429": len(server.limited) - first_limited,
-            "flood_429_first": server.limited[first_limited : first_limited + 3],
-            "server_busiest_second_of_limited_calls": busiest_second(arrived),
-            # the server counts a request when its loop gets to it: a stall of its loop bunches requests
-            "server_loop_lag_ms_p50_p99_max": [pct(lags, 0.5), pct(lags, 0.99), pct(lags, 1.0)],
-            "server_gc_collections_and_longest_ms": pauses.summary(),
-            "rate_limited_calls_per_card": round(sum(limited.values()) / played, 2) if played else None,
-            "cards_put_down": watch.cards,
-            "presses_refused": watch.refusals,
-            "rate_limited_calls_per_card_put_down": round(sum(limited.values()) / watch.cards, 2)
-            if watch.cards
-            else None,
-            "calls_per_card_by_method": {m: round(n / played, 3) for m, n in sorted(by_method.items())}
-            if played
-            else None,
-            "spec_violations": len(server.violations),
-            "failed_on_purpose": len(server.failed),
-            "people_and_server_cpu_share": round(cpu / elapsed, 2),
-        }
-    )
-    assert await receive() == "bot down"
-    await server.stop()
+    moves = sorted(play.moves_by_table.values())
+    per_card = (lambda n: round(n / played, 2)) if played else (lambda n: None)
+    return {
+        "games": ran.plan.games,
+        "pace_s": ran.plan.pace,
+        "seconds": round(elapsed, 1),
+        "cards_played": played,
+        "card_plays_per_second": round(played / elapsed, 1),
+        "tap_answered_ms_p50_p99": [pct(watch.answered, 0.5), pct(watch.answered, 0.99)],
+        # every table's first card comes in the first seconds: the second half shows the steady state
+        "second_half_tap_answered_ms_p50_p99": [pct(late_answers, 0.5), pct(late_answers, 0.99)],
+        "own_hand_ms_p50": pct(watch.own, 0.5),
+        "own_hand_ms_p99": pct(watch.own, 0.99),
+        "own_hand_p99_ms_best_and_worst_table": best_and_worst([w for w in worst if w is not None]),
+        "second_half_own_hand_ms_p50_p99": [pct(queued, 0.5), pct(queued, 0.99)],
+        f"second_half_own_hand_p99_ms_best_and_worst_table_of_{FAIR_SAMPLES}_or_more": (
+            [min(steady), max(steady), len(steady)] if steady else None
+        ),
+        "moves_per_table_min_median_max": [moves[0], moves[len(moves) // 2], moves[-1]],
+        "tables_without_a_move": moves.count(0),
+        "turn_hand_ms_p50": pct(watch.turn, 0.5),
+        "turn_hand_ms_p99": pct(watch.turn, 0.99),
+        "table_staleness_ms_p50": pct(staleness, 0.5),
+        "table_staleness_ms_p99": pct(staleness, 0.99),
+        "tables_never_edited": sum(1 for chat_id, _ in ran.opened if chat_id not in edits),
+        "pictures_uploaded": len(pictures),
+        "uploaded_kb_per_card": round(sum(map(len, pictures)) / 1000 / played, 1) if played else None,
+        "flood_429": len(server.limited) - ran.first_limited,
+        "flood_429_first": server.limited[ran.first_limited : ran.first_limited + 3],
+        "server_busiest_second_of_limited_calls": busiest_second(arrived),
+        # the server counts a request when its loop gets to it: a stall of its loop bunches requests
+        "server_loop_lag_ms_p50_p99_max": [pct(ran.lags, 0.5), pct(ran.lags, 0.99), pct(ran.lags, 1.0)],
+        "server_gc_collections_and_longest_ms": ran.gc,
+        "rate_limited_calls_per_card": per_card(sum(limited.values())),
+        "cards_put_down": watch.cards,
+        "presses_refused": watch.refusals,
+        "rate_limited_calls_per_card_put_down": (
+            round(sum(limited.values()) / watch.cards, 2) if watch.cards else None
+        ),
+        "calls_per_card_by_method": (
+            {m: round(n / played, 3) for m, n in sorted(by_method.items())} if played else None
+        ),
+        "spec_violations": len(server.violations),
+        "failed_on_purpose": len(server.failed),
+        "people_and_server_cpu_share": round(ran.cpu / elapsed, 2),
+    }
+
+
+def best_and_worst(values: list[float]) -> list[float] | None:
+    """The least and the greatest of some figures (None when there are none)."""
+    return [min(values), max(values)] if values else None
 
 
 async def run_split(
@@ -493,7 +520,7 @@ async def run_split(
         bot_bytes = sum(stat.size for stat in snapshot.statistics("filename"))
         tracemalloc.stop()
         rss_before = rss_mib()
-        kinds_before = runner.publisher.calls_by_priority.copy()
+        calls_before = runner.publisher.calls_by_priority.copy()
         decisions = runner.uses.computers.decisions
         outbox = runner.publisher.outbox
         waited, granted = dict(outbox.waited), outbox.granted_by_priority.copy()
@@ -533,7 +560,7 @@ async def run_split(
         outbox_wait = {
             k.name.lower(): round(1000 * (outbox.waited[k] - waited[k]) / n) for k, n in sorted(granted.items())
         }
-        by_kind = {kind.name.lower(): n - kinds_before[kind] for kind, n in runner.publisher.calls_by_priority.items()}
+        by_priority = {p.name.lower(): n - calls_before[p] for p, n in runner.publisher.calls_by_priority.items()}
         await runner.stop()
     mine.send("bot down")
     side.join(30)
@@ -548,14 +575,14 @@ async def run_split(
         retries=retries,
         # no computer seats and no timers here: a computer decision would be a person's turn taken from him
         computer_decisions_while_people_played_and_after=[played_decisions, decisions - played_decisions],
-        outbox_mean_wait_ms_by_kind=outbox_wait,
+        outbox_mean_wait_ms_by_priority=outbox_wait,
         # a call the outbox lets go reaches the server later when the loop is late: bunched calls can go past
         # Telegram's budget even though the outbox never lets more go than it allows
         bot_loop_lag_ms_p50_p99_max=[pct(lags, 0.5), pct(lags, 0.99), pct(lags, 1.0)],
         bot_loop_lags_over_half_a_second=sum(1 for x in lags if x > 0.5),
         bot_gc_collections_and_longest_ms=pauses.summary(),
         bot_busiest_second_of_calls_let_go=busiest_second(granted_at),
-        rate_limited_calls_per_card_by_kind={k: round(n / played, 3) for k, n in sorted(by_kind.items())}
+        rate_limited_calls_per_card_by_priority={k: round(n / played, 3) for k, n in sorted(by_priority.items())}
         if played
         else None,
     )
