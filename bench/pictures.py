@@ -2,7 +2,7 @@
 
     python -m bench.pictures [--states 300]
 
-For each game, positions of random play, drawn by ``bot.render.table_picture`` once the caches are full: the
+For each game, positions of random play, drawn by ``bot.present.render.table_picture`` once the caches are full: the
 empty table and each card's face are drawn once per process, and that cost is shown apart (the first picture,
 and then the rest of the deck's faces).
 Also the bytes after the JPEG round trip at quality 80 that Telegram's recompression is like.  Times are the
@@ -19,9 +19,9 @@ import random
 
 from PIL import Image
 
-from bot.pictures import card_face
 from bot.present import Seating, presenter
-from bot.render import table_picture
+from bot.present.pictures import card_face
+from bot.present.render import table_picture
 from engine import clock, find_variant
 from engine.registry import samples
 

@@ -22,8 +22,8 @@ import random
 import tempfile
 from pathlib import Path
 
-from bot.live import LiveGames
-from bot.records import Records
+from bot.usecases.live import LiveGames
+from bot.usecases.records import Records
 from engine import clock, find_variant, variant_names
 from storage import Storage, rating
 from storage.ratings import RatingRepo

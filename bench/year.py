@@ -19,8 +19,8 @@ import tempfile
 from pathlib import Path
 
 from bench.ratings import ms
-from bot.live import LiveGames
-from bot.records import Records
+from bot.usecases.live import LiveGames
+from bot.usecases.records import Records
 from engine import clock, find_variant
 from engine.registry import samples
 from storage import Storage

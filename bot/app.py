@@ -19,17 +19,18 @@ from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, TypeHandler
 from telegram.request import BaseRequest, HTTPXRequest
 
-from bot import handlers, wiring
+from bot import handlers
 from bot.clock import Clock
 from bot.config import Settings
-from bot.floods import waiting_out_floods
+from bot.delivery.floods import waiting_out_floods
+from bot.delivery.publisher import Publisher
 from bot.health import Liveness, ObservedRequest, report
 from bot.health import application as health_app
 from bot.i18n import LANGUAGES, t
-from bot.lobby import new_seed
 from bot.logs import note
 from bot.metrics import Metrics
-from bot.publisher import Publisher
+from bot.usecases import wiring
+from bot.usecases.lobby import new_seed
 from storage import Storage
 
 log = logging.getLogger(__name__)
@@ -61,8 +62,8 @@ def build_application(
     if settings.telegram_base_url:
         base = settings.telegram_base_url.rstrip("/")
         builder = builder.base_url(base).base_file_url(base.removesuffix("/bot") + "/file/bot")
-    # Every message, edit and delete is paced by the publisher's outbox (bot.outbox), and a 429 reaches the
-    # caller (bot.floods): no python-telegram-bot limiter, whose retries would bypass the outbox.
+    # Every message, edit and delete is paced by the publisher's outbox (bot.delivery.outbox), and a 429 reaches the
+    # caller (bot.delivery.floods): no python-telegram-bot limiter, whose retries would bypass the outbox.
     builder = builder.concurrent_updates(settings.concurrent_updates)
     liveness = Liveness(clock, mode="webhook" if settings.webhook_url else "polling")
     poll_timeout = settings.poll_timeout_seconds + 10.0

@@ -1,7 +1,7 @@
 """The log: lines for people by default, or one JSON object a line (``LOG_FORMAT=json``) for a machine.
 
 Each record says which chat and game it is about when that is known: a handler sets the chat of its update
-(``bot.app``), a telling the game and chat it tells (``bot.notify``), through a context variable that the tasks
+(``bot.app``), a telling the game and chat it tells (``bot.delivery.notify``), through a context variable that the tasks
 they start inherit.
 """
 

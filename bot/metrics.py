@@ -3,7 +3,7 @@
 
 Most figures are counted where they happen, by the module that knows them, with no knowledge of Prometheus:
 updates and Bot API calls by the liveness and its connections (``bot.health``), presses by the table
-(``bot.table``), retries by the publisher, the outbox's queue, the running games.  They are read when a scrape
+(``bot.usecases.table``), retries by the publisher, the outbox's queue, the running games.  They are read when a scrape
 comes (``Census``).  Only what needs buckets is observed here as it happens, through hooks the modules call:
 the press → own hand and turn → hand latencies (the publisher), a computer's thinking time, a commit's time.
 
@@ -19,9 +19,9 @@ from prometheus_client import CollectorRegistry, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from bot.delivery.outbox import Priority
 from bot.health import Liveness
-from bot.outbox import Priority
-from bot.wiring import UseCases
+from bot.usecases.wiring import UseCases
 from storage import Storage
 
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)

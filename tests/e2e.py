@@ -28,8 +28,8 @@ from telegram.ext import Application
 from bot.app import build_application, polling_errors, stop_application, webhook_options
 from bot.clock import Clock
 from bot.config import Settings
-from bot.publisher import Publisher
-from bot.wiring import UseCases
+from bot.delivery.publisher import Publisher
+from bot.usecases.wiring import UseCases
 from engine import GameState
 from playground.botapi import BOT_USERNAME, Limits, Message
 from playground.botapi import BotApiServer as FakeTelegram

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot import callbacks
-from bot.render import card_label
+from bot.present.render import card_label
 from engine import Action, Card, GameState, Kind, find_variant
 from engine.registry import samples
 

@@ -7,9 +7,9 @@ from io import BytesIO
 import pytest
 from PIL import Image
 
-from bot.charts import COLOURS, HEIGHT, WIDTH, nice_step
 from bot.i18n import LANGUAGES
-from bot.leaderboard import rating_picture
+from bot.present.charts import COLOURS, HEIGHT, WIDTH, nice_step
+from bot.present.leaderboard import rating_picture
 from engine import variant_names
 from storage.models import RatingPoint
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.render import Seating, card_label, render_deal_result, render_outcome
+from bot.present.render import Seating, card_label, render_deal_result, render_outcome
 from engine import Card, GameState, Kind, find_variant
 from playground.botapi import BOT_USERNAME
 from storage import GameRow

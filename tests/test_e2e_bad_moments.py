@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from telegram import InlineKeyboardMarkup
 
+from bot.delivery.outbox import Priority
+from bot.delivery.publisher import Publisher
+from bot.delivery.sending import fit
 from bot.health import Liveness, report
-from bot.outbox import Priority
-from bot.publisher import Publisher
-from bot.render import Seating, render_deal_result, render_outcome
-from bot.sending import fit
-from bot.wiring import STOP_RESERVE
+from bot.present.render import Seating, render_deal_result, render_outcome
+from bot.usecases.wiring import STOP_RESERVE
 from engine import Action, GameState
 from playground.botapi import ALL_METHODS, BotApiServer, Message
 from tests.e2e import (

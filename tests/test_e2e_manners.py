@@ -601,7 +601,7 @@ async def test_a_computer_choice_the_engine_refuses_does_not_stall_the_table(tmp
     def first_forged(*args: Any) -> Action | None:
         return next(choices, None) or decide(*args)
 
-    with mock.patch("bot.computers.decide", side_effect=first_forged):
+    with mock.patch("bot.usecases.computers.decide", side_effect=first_forged):
         async with running_world(tmp_path, allow_fallbacks=True, **FAST) as world:
             await configure(world, turn_timer=0, computer_level="strong")
             [ann], game = await with_computers(world, "/newgame czech", 2)

@@ -10,7 +10,7 @@ from io import BytesIO
 from PIL import Image
 
 from bot.present import Seating
-from bot.render import render_deal_result
+from bot.present.render import render_deal_result
 from playground.botapi import Message
 from tests.e2e import GROUP, World, button, configure, finished, one_move, open_game, play_moves
 

@@ -11,7 +11,7 @@ import pytest
 
 from bot.i18n import tn
 from bot.present.base import Seating, teams_line
-from bot.render import card_label
+from bot.present.render import card_label
 from engine import Kind
 from engine.games.four_card.rules import FourCardState
 from playground.botapi import Message

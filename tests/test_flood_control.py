@@ -21,8 +21,8 @@ import bot.__main__ as entry
 from bot.app import build_application
 from bot.clock import Clock
 from bot.config import Settings
-from bot.floods import waiting_out_floods
-from bot.publisher import Publisher
+from bot.delivery.floods import waiting_out_floods
+from bot.delivery.publisher import Publisher
 from playground.botapi import BotApiServer, FloodControl, Limits
 from playground.inprocess import InProcessRequest
 from tests.e2e import GROUP as E2E_GROUP

@@ -133,7 +133,7 @@ def test_handlers_import_neither_storage_nor_the_publisher() -> None:
             elif isinstance(node, ast.Import):
                 imported |= {a.name for a in node.names}
     assert {m for m in imported if m.split(".")[0] == "storage" or "publisher" in m} == set()
-    assert any(m.startswith("bot.wiring") for m in imported)  # the test looks at the right files
+    assert any(m.startswith("bot.usecases.wiring") for m in imported)  # the test looks at the right files
 
 
 CLOCK = BOT / "clock.py"

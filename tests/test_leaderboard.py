@@ -1,8 +1,8 @@
-"""The ratings as people read them: the changes at a series' end and /top's board (bot/leaderboard.py)."""
+"""The ratings as people read them: the changes at a series' end and /top's board (bot/present/leaderboard.py)."""
 
 from __future__ import annotations
 
-from bot.leaderboard import TOP, render_changes, render_ratings, render_top, shown, signed
+from bot.present.leaderboard import TOP, render_changes, render_ratings, render_top, shown, signed
 from storage.models import PersonRating, RatedPlayer, RatingChange
 from storage.rating import Skill
 

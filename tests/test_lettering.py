@@ -1,4 +1,4 @@
-"""Names and texts in every picture (bot/lettering.py): drawn as Telegram shows them (emoji, CJK, Arabic and
+"""Names and texts in every picture (bot/present/lettering.py): drawn as Telegram shows them (emoji, CJK, Arabic and
 Hebrew joined and right to left, in the bidirectional order) with no missing-glyph box, and each fitted to
 its place: smaller, then cut with "…"."""
 
@@ -13,13 +13,12 @@ import pytest
 from bidi import get_display
 from PIL import Image, ImageDraw
 
-from bot import bidi
 from bot.i18n import LANGUAGES
-from bot.leaderboard import rating_picture
-from bot.lettering import ELLIPSIS, Written, clusters, face_of, fitted, recording, runs, write
-from bot.present import Seating
-from bot.render import deal_result_picture, outcome_picture, table_picture
-from bot.typeface import CJK, EMOJI, EMOJI_STRIKE, TEXT, TEXT_BOLD, face
+from bot.present import Seating, bidi
+from bot.present.leaderboard import rating_picture
+from bot.present.lettering import ELLIPSIS, Written, clusters, face_of, fitted, recording, runs, write
+from bot.present.render import deal_result_picture, outcome_picture, table_picture
+from bot.present.typeface import CJK, EMOJI, EMOJI_STRIKE, TEXT, TEXT_BOLD, face
 from engine import GameState, find_variant, variant_names
 from engine.registry import samples
 from storage.models import RatingPoint
@@ -204,7 +203,7 @@ def test_the_rating_chart_writes_the_name_with_its_emoji() -> None:
 
 
 def test_the_bidirectional_order_is_the_reference_algorithms() -> None:
-    """bot/bidi.py against python-bidi (UAX #9 as the Rust crate unicode-bidi implements it) on random lines of
+    """bot/present/bidi.py against python-bidi (UAX #9 as the Rust crate unicode-bidi implements it) on random lines of
     Latin, Hebrew, Arabic, digits, signs, emoji, Chinese and direction marks: the same visual order, every one."""
     alphabet = [*"abcXY", *"אבגד", *"محمد", *"0123", " ", " ", "-", ".", ",", "+", "%", "!", "🌸", "李", "\u200f",
                 "\u200e"]  # fmt: skip

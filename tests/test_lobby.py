@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.callbacks import Lobby, LobbyOp, Sit
-from bot.events import DealOpened, Edit, Say
 from bot.i18n import t
-from bot.lobby import OpenLink, join_link
+from bot.usecases.events import DealOpened, Edit, Say
+from bot.usecases.lobby import OpenLink, join_link
 from engine import find_variant, variant_names
 from tests.usecases import CHAT, bench, no, people, yes
 

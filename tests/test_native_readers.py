@@ -9,8 +9,8 @@ import re
 import pytest
 
 from bot.i18n import CATALOGUES, ordinal, t, tn
-from bot.leaderboard import render_ratings
 from bot.present import presenter
+from bot.present.leaderboard import render_ratings
 from engine import View, find_variant
 from storage.models import PersonRating
 from storage.rating import Skill

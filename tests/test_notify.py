@@ -9,11 +9,11 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from bot.clock import Clock
-from bot.events import Applied, Event, Pressed, Say
-from bot.notify import Notifier
-from bot.outbox import Priority
-from bot.pings import WATCHING
-from bot.publisher import Publisher
+from bot.delivery.notify import Notifier
+from bot.delivery.outbox import Priority
+from bot.delivery.publisher import Publisher
+from bot.usecases.events import Applied, Event, Pressed, Say
+from bot.usecases.pings import WATCHING
 from tests.test_table import started, user
 from tests.usecases import bench
 

@@ -9,10 +9,10 @@ import pytest
 from pydantic import ValidationError
 from telegram import Bot
 
-from bot.budgets import Bucket
 from bot.config import Settings
-from bot.outbox import Outbox, Priority, Waiter
-from bot.publisher import Publisher
+from bot.delivery.budgets import Bucket
+from bot.delivery.outbox import Outbox, Priority, Waiter
+from bot.delivery.publisher import Publisher
 from playground.botapi import BotApiServer, Limits
 from tests.e2e import loop_time, server_and_bot
 

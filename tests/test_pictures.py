@@ -1,4 +1,4 @@
-"""The table as a picture (bot/pictures.py) and the results as pictures (bot/result_pictures.py): every game
+"""The table as a picture (bot/present/pictures.py) and the results as pictures (bot/present/result_pictures.py): every game
 and phase draws, at the size Telegram keeps, under its byte budget, with the marks the table needs; a
 picture is its scene, built from the group's view only."""
 
@@ -10,12 +10,23 @@ from io import BytesIO
 import pytest
 from PIL import Image, ImageChops
 
-from bot.pictures import GOLD, HEIGHT, RED, TAKER, TO_MOVE, WIDTH, TableScene, TableText, draw_table, table_scene
+from bot.delivery.sending import MAX_CAPTION
 from bot.present import Seating, presenter
 from bot.present.base import plain
-from bot.render import deal_result_picture, score_line, table_caption, table_picture
-from bot.result_pictures import ResultLine, ResultText, draw_result
-from bot.sending import MAX_CAPTION
+from bot.present.pictures import (
+    GOLD,
+    HEIGHT,
+    RED,
+    TAKER,
+    TO_MOVE,
+    WIDTH,
+    TableScene,
+    TableText,
+    draw_table,
+    table_scene,
+)
+from bot.present.render import deal_result_picture, score_line, table_caption, table_picture
+from bot.present.result_pictures import ResultLine, ResultText, draw_result
 from engine import DealResult, GameState, Kind, find_variant, variant_names
 from engine.registry import samples
 from tests.helpers import doubled_czech

@@ -13,9 +13,9 @@ import pytest
 from PIL import Image
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.outbox import Priority
-from bot.publisher import Publisher
-from bot.sending import MAX_CAPTION, MAX_TEXT, Picture, fit, telegram_length
+from bot.delivery.outbox import Priority
+from bot.delivery.publisher import Publisher
+from bot.delivery.sending import MAX_CAPTION, MAX_TEXT, Picture, fit, telegram_length
 from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import loop_time, server_and_bot
 
@@ -307,7 +307,7 @@ async def test_the_publisher_remembers_the_newest_messages_only(
     """Issue 35: what each message shows is kept for the newest messages only, so a bot that runs for weeks
     does not keep every message it ever sent; a message forgotten is edited all the same."""
     server, bot = fake
-    monkeypatch.setattr("bot.shown.SHOWN_KEPT", 3)
+    monkeypatch.setattr("bot.delivery.shown.SHOWN_KEPT", 3)
     publisher = Publisher(bot)
     sent = [await publisher.send(GROUP, f"message {n}") for n in range(5)]
     assert all(m is not None for m in sent)

@@ -28,7 +28,8 @@ from bot.i18n import (
     t,
     tn,
 )
-from bot.menus import (
+from bot.present import GAMES, game_title, presenter
+from bot.present.menus import (
     TIMER_CHOICES,
     LobbySeat,
     StatsLine,
@@ -40,8 +41,7 @@ from bot.menus import (
     render_settings,
     render_stats,
 )
-from bot.present import GAMES, game_title, presenter
-from bot.render import (
+from bot.present.render import (
     Seating,
     render_deal_result,
     render_hand,

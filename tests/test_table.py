@@ -6,9 +6,9 @@ import asyncio
 from pathlib import Path
 
 from bot.callbacks import Clear, Lobby, LobbyOp, Play, Toggle, Unplayable
-from bot.events import Applied, DealEnded, HandChanged, Pressed, SeriesEnded, TurnCame
 from bot.i18n import t
-from bot.live import Live, LiveGames
+from bot.usecases.events import Applied, DealEnded, HandChanged, Pressed, SeriesEnded, TurnCame
+from bot.usecases.live import Live, LiveGames
 from engine.games.classic.rules import QUEEN_AND_SIX
 from tests.usecases import CHAT, Bench, bench, no, people
 

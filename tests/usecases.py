@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.clock import Clock, Tasks
-from bot.events import Event, Say
-from bot.live import LiveGames
-from bot.lobby import Lobbies, LobbyExpiry
-from bot.people import Person
-from bot.table import Table
+from bot.usecases.events import Event, Say
+from bot.usecases.live import LiveGames
+from bot.usecases.lobby import Lobbies, LobbyExpiry
+from bot.usecases.people import Person
+from bot.usecases.table import Table
 from storage import Storage
 
 CHAT = -42

@@ -1,5 +1,5 @@
 """Telegram handlers: each turns an update into a typed request, calls one use case and answers.  They
-reach storage and the publisher only through the use cases (``bot.wiring.UseCases``)."""
+reach storage and the publisher only through the use cases (``bot.usecases.wiring.UseCases``)."""
 
 from __future__ import annotations
 

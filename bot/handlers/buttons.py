@@ -6,10 +6,10 @@ from __future__ import annotations
 from telegram import Message, Update
 
 from bot import callbacks
-from bot.events import Toast
 from bot.handlers.common import Context, admin_check, answering, person_of, uses
 from bot.i18n import pick_language, t
-from bot.lobby import OpenLink
+from bot.usecases.events import Toast
+from bot.usecases.lobby import OpenLink
 
 
 async def button(update: Update, context: Context) -> None:
@@ -46,7 +46,7 @@ async def button(update: Update, context: Context) -> None:
             alert = await use.lobbies.press(press, person_of(user), is_admin)
         case _:
             alert = await use.table.press(press, user.id)
-    # Answered once the press is stored: what it changed is told in the background (bot.background), however
+    # Answered once the press is stored: what it changed is told in the background (bot.delivery.background), however
     # long Telegram's budget makes that wait.
     if isinstance(alert, OpenLink):  # the bot's deep link: his private chat opens and he joins
         url = alert.url

@@ -25,7 +25,7 @@ from bot.present import GAMES, game_title
 from engine import variant_named
 
 log = logging.getLogger(__name__)
-JOIN_PAYLOAD = re.compile(r"j(\d{1,12})(?:s([0-5]))?")  # bot.lobby.join_link: a lobby, and a seat in it
+JOIN_PAYLOAD = re.compile(r"j(\d{1,12})(?:s([0-5]))?")  # bot.usecases.lobby.join_link: a lobby, and a seat in it
 
 
 async def once(update: Update, context: Context) -> None:

@@ -12,10 +12,10 @@ from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import ContextTypes
 
-from bot.floods import transient, waiting_out_floods
+from bot.delivery.floods import transient, waiting_out_floods
 from bot.i18n import t
-from bot.people import Person
-from bot.wiring import UseCases
+from bot.usecases.people import Person
+from bot.usecases.wiring import UseCases
 
 Context = ContextTypes.DEFAULT_TYPE
 T = TypeVar("T")

@@ -8,9 +8,9 @@ import logging
 from telegram import Update
 from telegram.error import NetworkError
 
+from bot.delivery.outbox import Closed
 from bot.handlers.common import AnswerFailed, Context, reply
 from bot.i18n import pick_language, t
-from bot.outbox import Closed
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,8 @@
-"""How each game is shown: every display decision that depends on the game is its presenter's, which lives in
-the game's package (``engine/games/<game>/present.py``, the one part of a game that belongs to the bot).
+"""What people are shown: pure renders of messages, keyboards and menus (``render``, ``menus``,
+``leaderboard``) and the pictures (``pictures``, ``result_pictures``, ``charts``, drawn with ``lettering``,
+``bidi`` and ``typeface``).  Every display decision that depends on the game is its presenter's, which
+lives in the game's package (``engine/games/<game>/present.py``, the one part of a game that belongs to the
+bot).
 
 ``presenter("czech")`` is the Czech game's; ``GAMES`` lists the games in the order the bot shows them.
 """

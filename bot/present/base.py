@@ -6,10 +6,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from bot.delivery.sending import visible
 from bot.i18n import t
-from bot.lettering import drawable
-from bot.result_pictures import ResultText
-from bot.sending import visible
+from bot.present.lettering import drawable
+from bot.present.result_pictures import ResultText
 from engine import Action, Card, DealResult, Options, Outcome, Variant, View, find_variant
 
 

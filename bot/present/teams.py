@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from bot.i18n import t, tn
 from bot.present.base import Presenter, Seating, game_title, teams_line
-from bot.result_pictures import ResultLine, ResultText
+from bot.present.result_pictures import ResultLine, ResultText
 from engine import DealResult, Outcome
 
 

@@ -7,7 +7,7 @@ from html import escape
 
 from bot.i18n import t, tn
 from bot.present.base import Presenter, Seating, each_line, game_title, plain
-from bot.result_pictures import ResultLine, ResultText
+from bot.present.result_pictures import ResultLine, ResultText
 from engine import Card, DealResult, Outcome, View
 from engine.games.czech.names import german_short
 from engine.games.czech.rules import GAME_LIMIT, KOZEL, PENALTY

@@ -4,11 +4,11 @@ half time; on expiry the computer moves for him, and after two in a row keeps hi
 from __future__ import annotations
 
 from bot.clock import Clock, Handle
-from bot.computers import Computers
-from bot.events import TurnMissed
-from bot.live import Live, LiveGames
-from bot.notify import Notifier
-from bot.table import Table
+from bot.delivery.notify import Notifier
+from bot.usecases.computers import Computers
+from bot.usecases.events import TurnMissed
+from bot.usecases.live import Live, LiveGames
+from bot.usecases.table import Table
 
 
 class TurnTimers:

@@ -2,8 +2,8 @@
 
 Drawn at twice the size and scaled down, which smooths the lines and letters; the text is large enough to be
 read on a phone once Telegram has shrunk the picture to its chat's width.  The fonts come with the bot
-(``bot.typeface``), so nothing is fetched and the picture looks the same on every machine; the person's name
-is written as Telegram shows it, emoji and all (``bot.lettering``).
+(``bot.present.typeface``), so nothing is fetched and the picture looks the same on every machine; the person's name
+is written as Telegram shows it, emoji and all (``bot.present.lettering``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.lettering import fitted, put, room, write
+from bot.present.lettering import fitted, put, room, write
 
 WIDTH, HEIGHT = 1000, 640  # the picture as sent
 SUPER = 2  # drawn at this multiple, then scaled down

@@ -67,7 +67,7 @@ def render_lobby(
     full = len(seats) >= capacity
     lines += ["", t(lang, "lobby.all_seated" if full else "lobby.how")]
     if not full:
-        join_url = f"https://t.me/{bot_username}?start=j{game_id}"  # bot.lobby.join_link
+        join_url = f"https://t.me/{bot_username}?start=j{game_id}"  # bot.usecases.lobby.join_link
         rows.insert(0, [InlineKeyboardButton(t(lang, "lobby.join"), url=join_url)])
     computers = (
         [InlineKeyboardButton(t(lang, "lobby.add_computer"), callback_data=Lobby(game_id, LobbyOp.ADD_COMPUTER).data())]

@@ -1,4 +1,4 @@
-"""Token buckets and windows: the budgets the outbox spends (``bot.outbox``), and how a 429 cuts one."""
+"""Token buckets and windows: the budgets the outbox spends (``bot.delivery.outbox``), and how a 429 cuts one."""
 
 from __future__ import annotations
 

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 
 from bot.clock import Clock
-from bot.live import Live, LiveGames
-from bot.table import Table
+from bot.usecases.live import Live, LiveGames
+from bot.usecases.table import Table
 from engine import Action, View
 from engine.players import BasicPlayer, decide
 

@@ -1,7 +1,7 @@
 """A 429 (Telegram's flood control) reaches the code that made the call.
 
 python-telegram-bot's own limiter is not used: it would wait a 429 out and send the request again by itself,
-and that retry would bypass the outbox (``bot.outbox``): requests refused in the same second would come back
+and that retry would bypass the outbox (``bot.delivery.outbox``): requests refused in the same second would come back
 in the same second and be refused again, so that under load one 429 grows into many.  The publisher waits
 a 429 out and asks the outbox for a new turn; the few calls made outside it go through ``waiting_out_floods``.
 Both try other failures again while ``transient`` says it may help.

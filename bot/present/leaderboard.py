@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from bot.charts import Line, rating_chart
 from bot.i18n import ordinal, t, tn
 from bot.present import GAMES, game_title, presenter
+from bot.present.charts import Line, rating_chart
 from engine import Outcome
 from storage.models import PersonRating, RatedPlayer, RatingChange, RatingPoint
 from storage.rating import Skill

@@ -53,8 +53,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from bot.budgets import Bucket, Window
 from bot.clock import Clock
+from bot.delivery.budgets import Bucket, Window
 
 
 class Priority(IntEnum):

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from html import escape
 
-from bot.events import Edit, Event, GameEnded, Toast
 from bot.i18n import pick_language, t
-from bot.live import LiveGames
-from bot.menus import Rendered, render_cancel_vote
-from bot.people import Person
-from bot.table import Table, Tell, ignore
+from bot.present.menus import Rendered, render_cancel_vote
+from bot.usecases.events import Edit, Event, GameEnded, Toast
+from bot.usecases.live import LiveGames
+from bot.usecases.people import Person
+from bot.usecases.table import Table, Tell, ignore
 from storage import GameRow, Storage
 
 Asker = Callable[[], Awaitable[bool]]

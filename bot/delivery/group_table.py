@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.delivery.outbox import Priority
+from bot.delivery.publisher import Publisher
+from bot.delivery.sending import MAX_CAPTION, Picture, telegram_length
 from bot.i18n import t
-from bot.live import Live, LiveGames
-from bot.outbox import Priority
-from bot.publisher import Publisher
-from bot.render import (
+from bot.present.render import (
     deal_result_picture,
     game_title,
     outcome_picture,
@@ -26,7 +26,7 @@ from bot.render import (
     table_caption,
     table_picture,
 )
-from bot.sending import MAX_CAPTION, Picture, telegram_length
+from bot.usecases.live import Live, LiveGames
 from storage import Storage
 
 

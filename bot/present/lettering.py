@@ -2,7 +2,7 @@
 
 Pillow writes a text in one face and has no fallback, so a text is cut into runs: grapheme clusters (a letter
 with its accents, an emoji with its skin tone, a ZWJ family, a flag's pair of regional indicators) go whole
-to the first bundled face that has all their characters (``bot.typeface``), emoji to the colour emoji face
+to the first bundled face that has all their characters (``bot.present.typeface``), emoji to the colour emoji face
 first; the runs are ordered as the Unicode bidirectional algorithm orders them (the base direction from the
 first strong character, as Telegram does for a name) and each run is shaped by HarfBuzz in its direction, so
 Arabic is joined and read right to left.  A cluster no face has is left out.
@@ -25,8 +25,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.bidi import levels, visual_order
-from bot.typeface import CJK, EMOJI, EMOJI_STRIKE, TEXT, TEXT_BOLD, coverage, face, typeface
+from bot.present.bidi import levels, visual_order
+from bot.present.typeface import CJK, EMOJI, EMOJI_STRIKE, TEXT, TEXT_BOLD, coverage, face, typeface
 
 ELLIPSIS = "…"
 SMALLEST = 14  # pixels: no text is written smaller (a picture is read on a phone)

@@ -13,13 +13,13 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Lobby, LobbyOp, Sit
 from bot.clock import Clock, Handle
-from bot.events import DealOpened, Edit, Event, Say, Toast
 from bot.i18n import pick_language, t, tn
-from bot.live import LiveGames
-from bot.menus import LobbySeat, Rendered, render_lobby, render_lobby_started
-from bot.people import Person
 from bot.present import game_title, presenter
-from bot.table import Table, Tell, ignore
+from bot.present.menus import LobbySeat, Rendered, render_lobby, render_lobby_started
+from bot.usecases.events import DealOpened, Edit, Event, Say, Toast
+from bot.usecases.live import LiveGames
+from bot.usecases.people import Person
+from bot.usecases.table import Table, Tell, ignore
 from engine import EngineError, find_variant
 from storage import ChatSettings, GameRow, OpenGameExistsError, SeatRow, SeatTakenError, Storage
 

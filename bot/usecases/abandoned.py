@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from bot.clock import Clock, Handle
 from bot.i18n import t, tn
-from bot.live import Live, LiveGames
-from bot.table import Tell, ignore
-from bot.votes import Votes
+from bot.usecases.live import Live, LiveGames
+from bot.usecases.table import Tell, ignore
+from bot.usecases.votes import Votes
 from storage import Storage
 
 

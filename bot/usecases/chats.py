@@ -7,13 +7,13 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.events import DealOpened, Edit, Event, Say, TableMoved
 from bot.i18n import pick_language, t
-from bot.live import LiveGames
-from bot.lobby import lobby_render
-from bot.menus import Rendered, apply_setting, render_settings
-from bot.people import Person
-from bot.table import Tell, ignore
+from bot.present.menus import Rendered, apply_setting, render_settings
+from bot.usecases.events import DealOpened, Edit, Event, Say, TableMoved
+from bot.usecases.live import LiveGames
+from bot.usecases.lobby import lobby_render
+from bot.usecases.people import Person
+from bot.usecases.table import Tell, ignore
 from engine.registry import default_variant_name
 from storage import PlayerRow, Storage
 

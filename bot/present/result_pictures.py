@@ -1,6 +1,6 @@
 """A deal's result and a series' end drawn as pictures (Pillow): each side's plate with what the deal gave it
 and a bar of its total against the series' limit, the goats drawn as goats (and their eggs), the winners with
-a cup.  As with the table (``bot.pictures``), the words come in translated: this module only places them."""
+a cup.  As with the table (``bot.present.pictures``), the words come in translated: this module only places them."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot.lettering import fitted, put, write
-from bot.pictures import FELT, GREEN, INK, JPEG_QUALITY, MUTED, NAME_SMALLEST, PLATE, RED, TAKER, WHITE, WIDTH
+from bot.present.lettering import fitted, put, write
+from bot.present.pictures import FELT, GREEN, INK, JPEG_QUALITY, MUTED, NAME_SMALLEST, PLATE, RED, TAKER, WHITE, WIDTH
 
 
 @dataclass(frozen=True)

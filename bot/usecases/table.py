@@ -13,10 +13,10 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.callbacks import Clear, HandPress, Play, Toggle, Unplayable
-from bot.events import Applied, DealEnded, Edit, Event, HandChanged, Pressed, SeriesEnded, TrickTaken, TurnCame
 from bot.i18n import pick_language, t
-from bot.live import Live, LiveGames
 from bot.present import presenter
+from bot.usecases.events import Applied, DealEnded, Edit, Event, HandChanged, Pressed, SeriesEnded, TrickTaken, TurnCame
+from bot.usecases.live import Live, LiveGames
 from engine import Action, Card
 from storage import SeatRow, Storage
 

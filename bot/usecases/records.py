@@ -5,11 +5,11 @@ from __future__ import annotations
 from html import escape
 
 from bot.i18n import t, tn
-from bot.leaderboard import rating_picture, render_ratings, render_top
-from bot.live import LiveGames
-from bot.menus import StatsLine, render_stats
 from bot.present import GAMES, game_title, presenter
-from bot.render import deal_line, score_line
+from bot.present.leaderboard import rating_picture, render_ratings, render_top
+from bot.present.menus import StatsLine, render_stats
+from bot.present.render import deal_line, score_line
+from bot.usecases.live import LiveGames
 from storage import Storage
 from storage.models import RatedPlayer
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardMarkup
 
-from bot.live import Live
+from bot.usecases.live import Live
 from engine import Action
 
 

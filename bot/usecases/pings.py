@@ -8,9 +8,9 @@ from collections.abc import Callable
 from html import escape
 
 from bot.clock import Clock, Handle
+from bot.delivery.publisher import Publisher
 from bot.i18n import t
-from bot.live import Live, LiveGames
-from bot.publisher import Publisher
+from bot.usecases.live import Live, LiveGames
 
 WATCHING = 60.0  # seconds after a press of his hand in which a player is taken to be looking at it
 

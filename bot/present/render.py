@@ -13,11 +13,11 @@ from html import escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Back, Clear, Play, Toggle, Unplayable
+from bot.delivery.sending import Picture
 from bot.i18n import t
-from bot.pictures import TableText, draw_table, table_scene
 from bot.present import GAMES, Seating, game_title, presenter
-from bot.result_pictures import draw_result
-from bot.sending import Picture
+from bot.present.pictures import TableText, draw_table, table_scene
+from bot.present.result_pictures import draw_result
 from engine import Action, Card, DealResult, Kind, Outcome, SeenPlay, View
 
 CARDS_PER_ROW = 5

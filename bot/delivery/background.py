@@ -14,8 +14,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.events import Event
-from bot.outbox import Closed
+from bot.delivery.outbox import Closed
+from bot.usecases.events import Event
 
 log = logging.getLogger(__name__)
 

@@ -4,13 +4,13 @@ Nothing is shown before it is committed: each render first waits while an applie
 still being stored (``Live.settled``).
 
 A flood wait on one send stalls only the telling, never the next press of the game, nor any other update:
-the use cases tell through ``bot.background``, so the handler of the press that caused the events is done at
+the use cases tell through ``bot.delivery.background``, so the handler of the press that caused the events is done at
 once.  The tellings of one game run one after the other (a lock per game of its own), so the chats see the
 changes in the order they were made; each render reads the state as it is when it is sent, so a later
 change is never undone.  A new message into the group may wait long for the group's budget (about 20 a
 minute): it goes out after the game's earlier ones but outside the telling (``in_group``), so that nobody's
 own chat waits for the group's — the next press is shown to its presser at once.  What the chats show (the
-hand and reminder messages here, the group's table in ``bot.group_table``) is these modules': they keep the
+hand and reminder messages here, the group's table in ``bot.delivery.group_table``) is these modules': they keep the
 messages' ids.
 """
 
@@ -20,9 +20,22 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from html import escape
 
-from bot.background import Background
 from bot.clock import Clock
-from bot.events import (
+from bot.delivery.background import Background
+from bot.delivery.group_table import Closing, GroupTable
+from bot.delivery.outbox import Priority
+from bot.delivery.publisher import Publisher
+from bot.delivery.sending import Picture
+from bot.i18n import t
+from bot.logs import about
+from bot.present.leaderboard import render_changes, render_own_end
+from bot.present.render import (
+    Rendered,
+    finished_trick_lines,
+    render_hand,
+    render_hand_closed,
+)
+from bot.usecases.events import (
     Applied,
     DealEnded,
     DealOpened,
@@ -40,21 +53,8 @@ from bot.events import (
     TurnCame,
     TurnMissed,
 )
-from bot.group_table import Closing, GroupTable
-from bot.i18n import t
-from bot.leaderboard import render_changes, render_own_end
-from bot.live import Live, LiveGames
-from bot.logs import about
-from bot.outbox import Priority
-from bot.pings import TurnPings
-from bot.publisher import Publisher
-from bot.render import (
-    Rendered,
-    finished_trick_lines,
-    render_hand,
-    render_hand_closed,
-)
-from bot.sending import Picture
+from bot.usecases.live import Live, LiveGames
+from bot.usecases.pings import TurnPings
 from engine import Action
 from storage import Storage
 from storage.models import RatingChange

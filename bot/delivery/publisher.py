@@ -15,7 +15,7 @@
   never; a request made after the bot's HTTP client was shut down is not retried); an edit that failed is
   never recorded as shown, so it is retried, and the same render scheduled
   later is sent again instead of being skipped.
-- Every rate-limited call first waits for its turn in the ``Outbox`` (``bot.outbox``): Telegram's overall,
+- Every rate-limited call first waits for its turn in the ``Outbox`` (``bot.delivery.outbox``): Telegram's overall,
   per-group (``group_limit`` sends and edits per ``group_period`` seconds) and per-private-chat budgets are
   never exceeded, and the turns go where a person waits: each call says for whom it is (``Priority``).  An edit
   waiting for its turn is coalesced with the newer renders of its message and goes with the newest, and it
@@ -36,10 +36,10 @@ from telegram import Bot, InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot.clock import Clock
-from bot.floods import FLOOD_WAITS, seconds, transient
-from bot.outbox import CRUISE_SHARE, Closed, Outbox, Priority, Waiter
-from bot.sending import MAX_CAPTION, MAX_TEXT, FileIds, Picture, Render, change, edit_method, fit, post
-from bot.shown import Shown
+from bot.delivery.floods import FLOOD_WAITS, seconds, transient
+from bot.delivery.outbox import CRUISE_SHARE, Closed, Outbox, Priority, Waiter
+from bot.delivery.sending import MAX_CAPTION, MAX_TEXT, FileIds, Picture, Render, change, edit_method, fit, post
+from bot.delivery.shown import Shown
 
 log = logging.getLogger(__name__)
 

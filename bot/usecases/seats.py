@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.events import Event, HandResent, SeatChanged
 from bot.i18n import pick_language, t
-from bot.live import Live, LiveGames
-from bot.menus import Rendered, render_kick_choices
-from bot.table import Table, Tell, ignore
-from bot.votes import Votes
+from bot.present.menus import Rendered, render_kick_choices
+from bot.usecases.events import Event, HandResent, SeatChanged
+from bot.usecases.live import Live, LiveGames
+from bot.usecases.table import Table, Tell, ignore
+from bot.usecases.votes import Votes
 from storage import Storage
 
 Asker = Callable[[], Awaitable[bool]]

@@ -18,8 +18,8 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot.lettering import Box, fitted, put, write
-from bot.typeface import typeface
+from bot.present.lettering import Box, fitted, put, write
+from bot.present.typeface import typeface
 from engine import Card, Kind, Rank, Suit, View
 
 WIDTH, HEIGHT = 1024, 768
@@ -204,7 +204,7 @@ class Placed:
 @dataclass(frozen=True)
 class TableScene:
     """Everything a table picture shows, as a value: the picture is a function of it, and equal scenes are
-    the same picture (``bot.sending.Picture``)."""
+    the same picture (``bot.delivery.sending.Picture``)."""
 
     text: TableText
     players: int

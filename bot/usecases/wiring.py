@@ -7,21 +7,21 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
-from bot.abandoned import Abandonment
-from bot.chats import Chats
 from bot.clock import Clock, Tasks
-from bot.computers import Computers
 from bot.config import Settings
-from bot.live import LiveGames
-from bot.lobby import Lobbies, LobbyExpiry, new_seed
-from bot.notify import Notifier
-from bot.outbox import Priority
-from bot.publisher import Publisher
-from bot.records import Records
-from bot.seats import Seats
-from bot.table import Table
-from bot.timers import TurnTimers
-from bot.votes import Votes
+from bot.delivery.notify import Notifier
+from bot.delivery.outbox import Priority
+from bot.delivery.publisher import Publisher
+from bot.usecases.abandoned import Abandonment
+from bot.usecases.chats import Chats
+from bot.usecases.computers import Computers
+from bot.usecases.live import LiveGames
+from bot.usecases.lobby import Lobbies, LobbyExpiry, new_seed
+from bot.usecases.records import Records
+from bot.usecases.seats import Seats
+from bot.usecases.table import Table
+from bot.usecases.timers import TurnTimers
+from bot.usecases.votes import Votes
 from storage import Storage
 
 log = logging.getLogger(__name__)
