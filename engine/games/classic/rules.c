@@ -1,8 +1,8 @@
-/* Classic Kozel (rules C1-C13) on bit masks: the compiled form of engine/classic.py, for search only.
+/* Classic Kozel (rules C1-C13) on bit masks: the compiled form of rules.py, for search only.
  *
  * A card is the engine's code, suit << 4 | rank (6..14), and a set of cards is a 64-bit mask of codes.  The
  * core plays the cards (C8-C13); the announcements before the first lead (C6, C7) stay with the pure engine.
- * The rules are written here again from the rule book, and the differential test (tests/test_compiled.py)
+ * The rules are written here again from the rule book, and the differential test (tests/test_compiled.py here)
  * holds the two to the same legal plays, steps and scores. */
 #include "rules.h"
 

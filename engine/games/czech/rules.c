@@ -1,8 +1,8 @@
-/* Czech Kozel (rules K2-K7) on bit masks: the compiled form of engine/czech.py, for search only.
+/* Czech Kozel (rules K2-K7) on bit masks: the compiled form of rules.py, for search only.
  *
  * A card is the engine's code, suit << 4 | rank (7..14 in Czech Kozel's order), and a set of cards is a 64-bit
  * mask of codes.  The core plays the cards; the double (K6), made before the first card, is the pure engine's.
- * The rules are written here again from the rule book, and the differential test (tests/test_compiled_czech.py)
+ * The rules are written here again from the rule book, and the differential test (tests/test_compiled.py here)
  * holds the two to the same legal plays, steps and scores. */
 #include "rules.h"
 

@@ -1,8 +1,8 @@
-/* Four-card Kozel (rules F1-F16) on bit masks: the compiled form of engine/four_card.py, for search only.
+/* Four-card Kozel (rules F1-F16) on bit masks: the compiled form of rules.py, for search only.
  *
  * A card is the engine's code, suit << 4 | rank (6..14), and a set of cards is a 64-bit mask of codes.  The
  * rules are written here again from the rule book, not generated from the pure engine, and the differential
- * test (tests/test_compiled.py) holds the two to the same legal actions, steps and scores. */
+ * test (tests/test_compiled.py here) holds the two to the same legal actions, steps and scores. */
 #include "rules.h"
 
 #include <string.h>
