@@ -11,7 +11,9 @@ from collections import Counter
 
 import pytest
 
+from bot.delivery.sending import visible
 from bot.i18n import LANGUAGES
+from bot.present.menus import render_rules
 from engine import variant_names
 from tests.rulebook import (
     all_ids,
@@ -94,10 +96,15 @@ def test_every_number_of_a_rules_text_is_in_the_book_and_every_language_states_t
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_rules_reply_fits_one_telegram_message_and_points_nowhere(lang: str) -> None:
-    """/rules without a game sends every game's text in one message (bot.handlers.rules)."""
-    reply = "\n\n".join(rules_text(lang, variant) for variant in variant_names())
-    shown = re.sub(r"</?b>", "", reply)
-    assert not re.search(r"[<>&]", shown), "only <b> tags, and no bare HTML characters"
-    assert len(shown.encode("utf-16-le")) // 2 <= TELEGRAM_LIMIT
-    assert not re.search(r"https?://|t\.me/|\.\./|\.md\b", reply)
+def test_the_rules_reply_fits_telegram_s_messages_and_points_nowhere(lang: str) -> None:
+    """/rules without a game sends every game's text, in as few messages as fit (today's games: one), no
+    game's text split (bot.present.menus.render_rules)."""
+    messages = render_rules(variant_names(), lang)
+    assert "\n\n".join(messages) == "\n\n".join(rules_text(lang, variant) for variant in variant_names())
+    for reply in messages:
+        shown = re.sub(r"</?b>", "", reply)
+        assert not re.search(r"[<>&]", shown), "only <b> tags, and no bare HTML characters"
+        assert len(shown.encode("utf-16-le")) // 2 <= TELEGRAM_LIMIT
+        assert not re.search(r"https?://|t\.me/|\.\./|\.md\b", reply)
+    many = render_rules(variant_names() * 4, lang)  # more games than one message holds
+    assert len(many) > 1 and all(len(visible(m).encode("utf-16-le")) // 2 <= TELEGRAM_LIMIT for m in many)

@@ -22,6 +22,7 @@ from bot.handlers.common import (
 )
 from bot.i18n import LANGUAGES, t
 from bot.present import GAMES, game_title
+from bot.present.menus import render_rules
 from engine import variant_named
 
 log = logging.getLogger(__name__)
@@ -178,7 +179,8 @@ async def rules(update: Update, context: Context) -> None:
             await reply(update, context, t(lang, "rules.unknown", games=games_list(lang, "/rules")))
             return
         names = (variant,)
-    await reply(update, context, "\n\n".join(t(lang, f"rules.{name}") for name in names))
+    for text in render_rules(names, lang):
+        await reply(update, context, text)
 
 
 async def help_command(update: Update, context: Context) -> None:

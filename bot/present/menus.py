@@ -1,4 +1,4 @@
-"""Pure renders of the menus around a game: the lobby, a cancel vote, /kick's choices, /settings, /stats.
+"""Pure renders of the menus around a game: the lobby, a cancel vote, /kick's choices, /settings, /stats, /rules.
 
 Texts are HTML (names are escaped here); each button's data is a typed press from ``bot.callbacks``.
 """
@@ -13,6 +13,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Kick, Lobby, LobbyOp, Setting, Sit, Vote
+from bot.delivery.sending import MAX_TEXT, telegram_length
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, t
 from bot.present import GAMES, Presenter, Seating, game_title, presenter
 from bot.present.base import MenuOption
@@ -246,3 +247,15 @@ def render_stats(lines: Sequence[StatsLine], lang: str) -> str:
         if extra:  # only what exists in the game
             out.append("   " + extra[:1].upper() + extra[1:])
     return "\n".join(out)
+
+
+def render_rules(names: Sequence[str], lang: str) -> list[str]:
+    """/rules: each game's summary, in as few messages as Telegram's length allows, a game never split."""
+    messages: list[str] = []
+    for name in names:
+        text = t(lang, f"rules.{name}")
+        if messages and telegram_length(f"{messages[-1]}\n\n{text}") <= MAX_TEXT:
+            messages[-1] = f"{messages[-1]}\n\n{text}"
+        else:
+            messages.append(text)
+    return messages
