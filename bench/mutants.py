@@ -5,7 +5,9 @@
     python -m bench.mutants --list     # the mutations, without running anything
 
 Each mutation is one plausible programmer's mistake against one rule of the rule book (an off-by-one
-boundary, a wrong comparison, order, seat or point value, a missing check).  For each, the script copies the
+boundary, a wrong comparison, order, seat or point value, a missing check): each game's are in its package's
+``tests/mutants.py`` as (rule id, what goes wrong, the file of the package it edits, a snippet that occurs
+there exactly once, what replaces it); those of the code every game shares are below.  For each, the script copies the
 project's code and tests to a temporary folder, replaces one exact snippet of the engine (or the storage
 schema) there, runs the rule tests (``RULE_TESTS``, the module of the rule's game first) with ``-x`` and
 reports whether they caught it and with which test.  Every snippet must occur exactly once in the current

@@ -1,10 +1,5 @@
-"""One-rule bugs planted in Czech Kozel's rules, each a plausible mistake (an off-by-one boundary, a wrong
-comparison, order, seat or point value, a missing check): ``python -m bench.mutants`` plants them one at a
-time in a copy of the code and this package's rule tests must catch each.
-
-A mutation is (rule id, what goes wrong, the file of this package it edits, a snippet that occurs there
-exactly once, what replaces it).
-"""
+"""One-rule bugs planted in Czech Kozel's rules, which this package's rule tests must catch (``bench.mutants``
+says what a mutation is and runs them)."""
 
 from __future__ import annotations
 
