@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-reference mutants lint bench simulate clean lock
+.PHONY: run test test-reference mutants sanitize lint bench simulate clean lock
 
 # The exact versions, with their hashes, come from requirements-dev.txt (made by `make lock`).
 $(STAMP): pyproject.toml setup.py requirements-dev.txt $(wildcard engine/compiled/*.h engine/games/*/*.c engine/games/*/*.h)
@@ -25,6 +25,9 @@ test-reference: $(STAMP)  ## the thorough comparison with the reference models (
 
 mutants: $(STAMP)  ## plant one-rule bugs in a copy of the engine, one at a time: the rule tests must catch each
 	$(BIN)/python -m bench.mutants
+
+sanitize: $(STAMP)  ## the compiled cores' tests again, built with AddressSanitizer and UBSan (skips without them)
+	$(BIN)/python -m bench.sanitize
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -41,4 +41,29 @@ static inline PyObject *step_result(PyObject *packed, int over) {
     return Py_BuildValue("(NO)", packed, over ? Py_True : Py_False);
 }
 
+/* Every word of a position is checked before it is read into a game's structure: the solvers index arrays
+ * by what the words say (cards by code, seats, plays), so a word out of its range is refused here. */
+enum { VALID_36 = 0, VALID_32 = 1 };
+static const uint64_t VALID_CARDS[2] = {0x7FC07FC07FC07FC0ULL, 0x7F807F807F807F80ULL}; /* 6..A, 7..A of 4 suits */
+
+/* ValueError naming what is wrong with a position (and -1), or 0 when ``ok``. */
+static inline int require(int ok, const char *game, const char *what) {
+    if (ok) return 0;
+    PyErr_Format(PyExc_ValueError, "not a %s position: %s", game, what);
+    return -1;
+}
+
+static inline int within(int64_t value, int64_t low, int64_t high) { return value >= low && value <= high; }
+
+/* A set of cards of the deck, of at most ``most`` cards. */
+static inline int cards_ok(int64_t mask, int deck, int most) {
+    uint64_t bits = (uint64_t)mask;
+    return (bits & ~VALID_CARDS[deck]) == 0 && __builtin_popcountll(bits) <= most;
+}
+
+/* One card of the deck, by its code. */
+static inline int card_ok(int64_t code, int deck) {
+    return within(code, 0, 63) && (VALID_CARDS[deck] >> code & 1);
+}
+
 #endif

@@ -1,8 +1,10 @@
 /* The transposition table each game's solver keeps: one per solver (this header's functions are static, so
- * every solver that includes it has its own table), 2^20 entries made once per process. */
+ * every solver that includes it has its own table) and per thread that solves (solves run with the GIL
+ * released, so threads solve at once), 2^20 entries made when that thread first solves. */
 #ifndef KOZEL_TABLE_H
 #define KOZEL_TABLE_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -16,9 +18,9 @@ typedef struct {
     uint8_t move; /* the best move found, tried first when the position comes again */
 } Entry;
 
-static Entry *table;
-static uint64_t table_mask;
-static uint32_t solve_no;
+static _Thread_local Entry *table; /* each thread that solves has its own table, made when it first solves */
+static _Thread_local uint64_t table_mask;
+static _Thread_local uint32_t solve_no;
 
 static uint64_t mix(uint64_t h, uint64_t x) {
     h ^= x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
@@ -26,12 +28,20 @@ static uint64_t mix(uint64_t h, uint64_t x) {
     return h ^ (h >> 29);
 }
 
+/* A thread's table goes with the thread (a key's destructor frees it). */
+static pthread_key_t table_key;
+static pthread_once_t table_key_made = PTHREAD_ONCE_INIT;
+
+static void table_key_make(void) { pthread_key_create(&table_key, free); }
+
 /* Ready for a new solve; ``same_world``: the previous solve's entries still hold.  0 without memory. */
 static int tt_begin(int same_world) {
     if (!table) {
         table_mask = (1u << 20) - 1; /* 16 MB */
         table = calloc(table_mask + 1, sizeof *table);
         if (!table) return 0;
+        pthread_once(&table_key_made, table_key_make);
+        pthread_setspecific(table_key, table);
     }
     if (!same_world || solve_no == 0) solve_no++;
     return 1;

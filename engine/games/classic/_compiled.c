@@ -7,20 +7,42 @@ enum { WORDS = 25 };
 static int unpack(PyObject *data, Classic *s) {
     int64_t w[WORDS];
     if (read_words(data, w, WORDS, "classic") < 0) return -1;
+    const char *game = "classic";
+    uint64_t seen = 0;
+    for (int i = 0; i < 4; i++) {
+        if (require(cards_ok(w[i], VALID_36, CL_MAX_ACTIONS), game, "a hand holds 0 to 9 cards of the deck") < 0 ||
+            require(((uint64_t)w[i] & seen) == 0, game, "a card is in two places") < 0)
+            return -1;
+        seen |= (uint64_t)w[i];
+    }
+    int64_t nplays = w[5];
+    if (require(within(w[4], 0, 3), game, "the seat to move is 0 to 3") < 0 ||
+        require(within(nplays, 0, 3), game, "a trick holds 0 to 3 plays before its last") < 0)
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        int64_t seat = w[6 + i], card = w[10 + i];
+        if (i >= nplays) {
+            if (require(seat == 0 && card == 0, game, "a trick's unused plays are 0") < 0) return -1;
+            continue;
+        }
+        if (require(within(seat, 0, 3), game, "a play's seat is 0 to 3") < 0 ||
+            require(card_ok(card, VALID_36), game, "a play's card is not of the deck") < 0 ||
+            require(!(seen >> card & 1), game, "a card is in two places") < 0)
+            return -1;
+        seen |= 1ULL << card;
+    }
+    if (require(within(w[14], 0, 15), game, "the banned seats are a mask of 4 seats") < 0 ||
+        require(within(w[15], 0, 1) && within(w[21], 0, 1) && within(w[22], 0, 1), game, "a flag is 0 or 1") < 0 ||
+        require(within(w[16], 0, 120) && within(w[17], 0, 120) && w[16] + w[17] <= 120, game,
+                "the teams' card points are 0 to 120 in all") < 0 ||
+        require(within(w[18], 0, 9) && within(w[19], 0, 9), game, "a team's tricks are 0 to 9") < 0 ||
+        require(within(w[20], 0, 1000), game, "the deals of eggs waiting are 0 to 1000") < 0 ||
+        require(within(w[23], 0, 2010) && within(w[24], 0, 2010), game, "a deal's series points are 0 to 2010") < 0)
+        return -1;
     memset(s, 0, sizeof *s);
     for (int i = 0; i < 4; i++) s->hand[i] = (uint64_t)w[i];
-    s->to_move = (int)w[4], s->nplays = (int)w[5];
-    if (s->nplays < 0 || s->nplays > 3 || s->to_move < 0 || s->to_move > 3) {
-        PyErr_SetString(PyExc_ValueError, "not a classic position");
-        return -1;
-    }
-    for (int i = 0; i < 4; i++) {
-        s->play_seat[i] = (int)w[6 + i], s->play_card[i] = (int)w[10 + i];
-        if (s->play_card[i] < 0 || s->play_card[i] > 63) {
-            PyErr_SetString(PyExc_ValueError, "a card is a code from 0 to 63");
-            return -1;
-        }
-    }
+    s->to_move = (int)w[4], s->nplays = (int)nplays;
+    for (int i = 0; i < 4; i++) s->play_seat[i] = (int)w[6 + i], s->play_card[i] = (int)w[10 + i];
     s->banned = (int)w[14], s->ace_lead = (int)w[15];
     s->points[0] = (int)w[16], s->points[1] = (int)w[17], s->tricks[0] = (int)w[18], s->tricks[1] = (int)w[19];
     s->eggs_pending = (int)w[20], s->lose_series = (int)w[21], s->over = (int)w[22];
@@ -81,6 +103,10 @@ static PyObject *random_deals(PyObject *self, PyObject *args) {
     long deals;
     unsigned long long seed;
     if (!PyArg_ParseTuple(args, "lK", &deals, &seed)) return NULL;
+    if (deals < 0) {
+        PyErr_SetString(PyExc_ValueError, "a number of deals is 0 or more");
+        return NULL;
+    }
     long totals[2] = {0, 0}, actions;
     Py_BEGIN_ALLOW_THREADS
     actions = cl_random_deals(deals, seed, totals);

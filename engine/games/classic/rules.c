@@ -6,6 +6,8 @@
  * holds the two to the same legal plays, steps and scores. */
 #include "rules.h"
 
+#include <pthread.h>
+
 #include <string.h>
 
 enum { SPADES = 0, CLUBS = 1, DIAMONDS = 2, HEARTS = 3, TRUMPS = 4 };
@@ -15,7 +17,7 @@ enum { SPADES = 0, CLUBS = 1, DIAMONDS = 2, HEARTS = 3, TRUMPS = 4 };
 #define SIX_OF_CLUBS CODE(CLUBS, 6)
 
 static int esuit[64], power[64], points[64];
-static int ready;
+static pthread_once_t ready = PTHREAD_ONCE_INIT; /* the tables, made once whichever thread asks first */
 
 static void make_tables(void) {
     /* C3: the trumps, low to high: 7 8 9 K 10 A of clubs, the jacks, the queens (diamonds, hearts, spades,
@@ -36,18 +38,17 @@ static void make_tables(void) {
         points[CODE(suit, 14)] = 11, points[CODE(suit, 10)] = 10, points[CODE(suit, 13)] = 4;
         points[CODE(suit, 12)] = 3, points[CODE(suit, 11)] = 2;
     }
-    ready = 1;
 }
 
 int cl_card_points(uint64_t cards) {
-    if (!ready) make_tables();
+    pthread_once(&ready, make_tables);
     int total = 0;
     for (; cards; cards &= cards - 1) total += points[__builtin_ctzll(cards)];
     return total;
 }
 
 void cl_card_info(int card, int *suit, int *rank_power) {
-    if (!ready) make_tables();
+    pthread_once(&ready, make_tables);
     *suit = power[card] < 0 ? -1 : esuit[card];
     *rank_power = power[card];
 }
@@ -62,7 +63,7 @@ static uint64_t of_suit(uint64_t hand, int suit) {
 }
 
 int cl_legal(const Classic *s, int *cards) {
-    if (!ready) make_tables();
+    pthread_once(&ready, make_tables);
     if (s->over) return 0;
     uint64_t hand = s->hand[s->to_move], allowed = hand;
     if (s->nplays) { /* C10: follow the led suit (the trumps are one suit), else any card */
@@ -161,7 +162,7 @@ static uint64_t next_random(uint64_t *x) {
 }
 
 long cl_random_deals(long deals, uint64_t seed, long totals[2]) {
-    if (!ready) make_tables();
+    pthread_once(&ready, make_tables);
     uint64_t x = seed * 2654435761ULL + 1;
     long actions = 0;
     int deck[36], n = 0;

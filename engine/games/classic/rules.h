@@ -1,4 +1,4 @@
-/* Classic Kozel on bit masks (see classic.c). */
+/* Classic Kozel on bit masks (see rules.c). */
 #ifndef KOZEL_CLASSIC_H
 #define KOZEL_CLASSIC_H
 

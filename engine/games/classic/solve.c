@@ -4,14 +4,16 @@
  * The value is the deal's worth to team 0 (seats 0 and 2), as the engine's deal_value counts it: its card
  * points minus the other team's, plus 15 for each series point more than the other team (C12, C13). */
 #include "rules.h"
+
+#include <pthread.h>
 #include "table.h"
 
 enum { QUEEN_OF_CLUBS = 1 << 4 | 12, SIX_OF_CLUBS = 1 << 4 | 6 };
 
-static long nodes;
+static _Thread_local long nodes; /* each thread's solve counts its own */
 static int power[64], points[64], esuit_of[64];
 static int below[64]; /* the next card down in the same effective suit, or -1 */
-static int ready;
+static pthread_once_t ready = PTHREAD_ONCE_INIT; /* the tables, made once whichever thread asks first */
 
 static void make_tables(void) {
     int *suit = esuit_of;
@@ -24,7 +26,6 @@ static void make_tables(void) {
         for (int d = 0; d < 64; d++)
             if (suit[d] == suit[c] && power[d] < power[c] && (below[c] < 0 || power[d] > power[below[c]])) below[c] = d;
     }
-    ready = 1;
 }
 
 static uint64_t key_of(const Classic *s) {
@@ -119,7 +120,7 @@ static int search(const Classic *s, int alpha, int beta) {
 }
 
 int cl_solve(const Classic *s, int same_world, long *searched) {
-    if (!ready) make_tables();
+    pthread_once(&ready, make_tables);
     if (!tt_begin(same_world)) return TT_NO_MEMORY;
     nodes = 0;
     int value = s->over ? cl_deal_value(s) : search(s, -10000, 10000);

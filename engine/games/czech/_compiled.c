@@ -7,22 +7,49 @@ enum { WORDS = 42 };
 static int unpack(PyObject *data, Czech *s) {
     int64_t w[WORDS];
     if (read_words(data, w, WORDS, "Czech") < 0) return -1;
-    memset(s, 0, sizeof *s);
-    s->players = (int)w[0];
-    s->to_move = (int)w[7], s->nplays = (int)w[8];
-    if (s->players < 3 || s->players > 6 || s->to_move < 0 || s->to_move >= s->players || s->nplays < 0 ||
-        s->nplays >= s->players) {
-        PyErr_SetString(PyExc_ValueError, "not a Czech position");
+    const char *game = "Czech";
+    int64_t players = w[0], nplays = w[8];
+    if (require(within(players, 3, CZ_MAX_SEATS), game, "3 to 6 players") < 0 ||
+        require(within(w[7], 0, players - 1), game, "the seat to move is a player's") < 0 ||
+        require(within(nplays, 0, players - 1), game, "a trick holds fewer plays than players") < 0 ||
+        require(within(w[33], 0, 10) && within(w[34], 0, 1) && within(w[35], 0, 1), game,
+                "0 to 10 tricks done, and flags of 0 or 1") < 0)
         return -1;
+    uint64_t seen = 0;
+    for (int i = 0; i < CZ_MAX_SEATS; i++) {
+        int64_t hand = w[1 + i], penalty = w[21 + i], tricks = w[27 + i], score = w[36 + i];
+        if (i >= players) {
+            if (require(hand == 0 && penalty == 0 && tricks == 0 && score == 0, game,
+                        "the places of seats nobody holds are 0") < 0)
+                return -1;
+            continue;
+        }
+        if (require(cards_ok(hand, VALID_32, CZ_MAX_ACTIONS), game, "a hand holds 0 to 10 cards of the deck") < 0 ||
+            require(((uint64_t)hand & seen) == 0, game, "a card is in two places") < 0 ||
+            require(within(penalty, 0, 21) && within(tricks, 0, 10) && within(score, 0, 42), game,
+                    "a seat's penalty points, tricks or score are out of their range") < 0)
+            return -1;
+        seen |= (uint64_t)hand;
     }
+    for (int i = 0; i < CZ_MAX_SEATS; i++) {
+        int64_t seat = w[9 + i], card = w[15 + i];
+        if (i >= nplays) {
+            if (require(seat == 0 && card == 0, game, "a trick's unused plays are 0") < 0) return -1;
+            continue;
+        }
+        if (require(within(seat, 0, players - 1), game, "a play's seat is a player's") < 0 ||
+            require(card_ok(card, VALID_32), game, "a play's card is not of the deck") < 0 ||
+            require(!(seen >> card & 1), game, "a card is in two places") < 0)
+            return -1;
+        seen |= 1ULL << card;
+    }
+    memset(s, 0, sizeof *s);
+    s->players = (int)players;
+    s->to_move = (int)w[7], s->nplays = (int)nplays;
     for (int i = 0; i < CZ_MAX_SEATS; i++) {
         s->hand[i] = (uint64_t)w[1 + i];
         s->play_seat[i] = (int)w[9 + i], s->play_card[i] = (int)w[15 + i];
         s->penalty[i] = (int)w[21 + i], s->tricks[i] = (int)w[27 + i], s->score[i] = (int)w[36 + i];
-        if (s->play_card[i] < 0 || s->play_card[i] > 63) {
-            PyErr_SetString(PyExc_ValueError, "a card is a code from 0 to 63");
-            return -1;
-        }
     }
     s->tricks_done = (int)w[33], s->doubled = (int)w[34], s->over = (int)w[35];
     return 0;
@@ -87,6 +114,10 @@ static PyObject *random_deals(PyObject *self, PyObject *args) {
     int players;
     unsigned long long seed;
     if (!PyArg_ParseTuple(args, "liK", &deals, &players, &seed)) return NULL;
+    if (deals < 0) {
+        PyErr_SetString(PyExc_ValueError, "a number of deals is 0 or more");
+        return NULL;
+    }
     if (players < 3 || players > 6) {
         PyErr_SetString(PyExc_ValueError, "Czech Kozel is for 3 to 6 players");
         return NULL;

@@ -1,4 +1,4 @@
-/* Czech Kozel on bit masks (see czech.c). */
+/* Czech Kozel on bit masks (see rules.c). */
 #ifndef KOZEL_CZECH_H
 #define KOZEL_CZECH_H
 

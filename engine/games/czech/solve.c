@@ -4,7 +4,7 @@
 #include "rules.h"
 #include "table.h"
 
-static long nodes;
+static _Thread_local long nodes; /* each thread's solve counts its own */
 
 static uint64_t key_of(const Czech *s, int seat) {
     uint64_t h = (uint64_t)seat << 3 | (uint64_t)s->players;

@@ -7,20 +7,57 @@ enum { WORDS = 49 };
 static int unpack(PyObject *data, FourCard *s) {
     int64_t w[WORDS];
     if (read_words(data, w, WORDS, "four-card") < 0) return -1;
+    const char *game = "four-card";
+    uint64_t seen = 0;
+    for (int i = 0; i < 4; i++) {
+        if (require(cards_ok(w[i], VALID_36, 4), game, "a hand holds 0 to 4 cards of the deck") < 0 ||
+            require(((uint64_t)w[i] & seen) == 0, game, "a card is in two places") < 0)
+            return -1;
+        seen |= (uint64_t)w[i];
+    }
+    if (require(within(w[4], 0, 20), game, "a stock holds 0 to 20 cards") < 0) return -1;
+    for (int i = 0; i < 20; i++) {
+        if (i >= w[4]) {
+            if (require(w[5 + i] == 0, game, "a stock's unused places are 0") < 0) return -1;
+            continue;
+        }
+        if (require(card_ok(w[5 + i], VALID_36), game, "a stock's card is not of the deck") < 0 ||
+            require(!(seen >> w[5 + i] & 1), game, "a card is in two places") < 0)
+            return -1;
+        seen |= 1ULL << w[5 + i];
+    }
+    int64_t nplays = w[32];
+    if (require(within(w[25], 0, 3), game, "the trump is a suit, 0 to 3") < 0 ||
+        require(within(w[26], 0, 3) && within(w[27], 0, 3), game, "a seat is 0 to 3") < 0 ||
+        require(within(w[28], -1, 3), game, "the lead's seat is -1 (none yet) or 0 to 3") < 0 ||
+        require(within(w[29], 0, 1), game, "the molodka flag is 0 or 1") < 0 ||
+        require(within(nplays, 0, 4), game, "a trick holds 0 to 4 plays") < 0 ||
+        require(nplays == 0 ? w[30] == -1 : within(w[30], 0, nplays - 1), game, "the top is a play of the trick") < 0 ||
+        require(within(w[31], 0, 3), game, "the answers are 0 to 3") < 0)
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        int64_t seat = w[33 + i], kind = w[37 + i], cards = w[41 + i];
+        if (i >= nplays) {
+            if (require(seat == 0 && kind == 0 && cards == 0, game, "a trick's unused plays are 0") < 0) return -1;
+            continue;
+        }
+        if (require(within(seat, 0, 3), game, "a play's seat is 0 to 3") < 0 ||
+            require(within(kind, FC_LEAD, FC_MOLODKA), game, "a play's kind is 0 to 3") < 0 ||
+            require(cards != 0 && cards_ok(cards, VALID_36, 4), game, "a play is 1 to 4 cards of the deck") < 0 ||
+            require(((uint64_t)cards & seen) == 0, game, "a card is in two places") < 0)
+            return -1;
+        seen |= (uint64_t)cards;
+    }
+    if (require(within(w[45], 0, 120) && within(w[46], 0, 120) && w[45] + w[46] <= 120, game,
+                "the teams' card points are 0 to 120 in all") < 0 ||
+        require(within(w[47], 0, 9) && within(w[48], 0, 9), game, "a team's tricks are 0 to 9") < 0)
+        return -1;
     memset(s, 0, sizeof *s);
     for (int i = 0; i < 4; i++) s->hand[i] = (uint64_t)w[i];
     s->stock_len = (int)w[4];
-    if (s->stock_len < 0 || s->stock_len > 20) {
-        PyErr_SetString(PyExc_ValueError, "a stock holds 0 to 20 cards");
-        return -1;
-    }
     for (int i = 0; i < 20; i++) s->stock[i] = (uint8_t)w[5 + i];
     s->trump = (int)w[25], s->to_move = (int)w[26], s->trick_leader = (int)w[27], s->lead_seat = (int)w[28];
-    s->molodka = (int)w[29], s->top = (int)w[30], s->answered = (int)w[31], s->nplays = (int)w[32];
-    if (s->nplays < 0 || s->nplays > 4 || s->to_move < 0 || s->to_move > 3 || s->top > s->nplays) {
-        PyErr_SetString(PyExc_ValueError, "not a four-card position");
-        return -1;
-    }
+    s->molodka = (int)w[29], s->top = (int)w[30], s->answered = (int)w[31], s->nplays = (int)nplays;
     for (int i = 0; i < 4; i++) {
         s->plays[i].seat = (int)w[33 + i], s->plays[i].kind = (int)w[37 + i];
         s->plays[i].cards = (uint64_t)w[41 + i];
@@ -96,6 +133,8 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "S|ip", &data, &passed, &same_world)) return NULL;
     FourCard s;
     if (unpack(data, &s) < 0) return NULL;
+    if (require(passed >= 0 && passed <= 15, "four-card", "the seats that passed are a mask of 4 seats") < 0)
+        return NULL;
     long nodes = 0;
     int value;
     Py_BEGIN_ALLOW_THREADS
@@ -110,6 +149,10 @@ static PyObject *random_deals(PyObject *self, PyObject *args) {
     long deals;
     unsigned long long seed;
     if (!PyArg_ParseTuple(args, "lK", &deals, &seed)) return NULL;
+    if (deals < 0) {
+        PyErr_SetString(PyExc_ValueError, "a number of deals is 0 or more");
+        return NULL;
+    }
     long totals[2] = {0, 0}, actions;
     Py_BEGIN_ALLOW_THREADS
     actions = fc_random_deals(deals, seed, totals);

@@ -5,6 +5,8 @@
  * test (tests/test_compiled.py here) holds the two to the same legal actions, steps and scores. */
 #include "rules.h"
 
+#include <pthread.h>
+
 #include <string.h>
 
 #define SUIT(code) ((code) >> 4)
@@ -13,7 +15,7 @@
 static int order[16];  /* F2: 6 7 8 9 J Q K 10 A, lowest first (-1: no such rank) */
 static int points[16]; /* F3 */
 static uint64_t beaten_by[4][64]; /* [trump][card]: the cards that beat it (F6) */
-static int ready;
+static pthread_once_t ready = PTHREAD_ONCE_INIT; /* the tables, made once whichever thread asks first */
 
 static void make_tables(void) {
     static const int ranks[9] = {6, 7, 8, 9, 11, 12, 13, 10, 14};
@@ -30,11 +32,10 @@ static void make_tables(void) {
             }
             beaten_by[trump][y] = m;
         }
-    ready = 1;
 }
 
 int fc_card_points(uint64_t cards) {
-    if (!ready) make_tables();
+    pthread_once(&ready, make_tables);
     int total = 0;
     for (; cards; cards &= cards - 1) total += points[__builtin_ctzll(cards) & 15];
     return total;
@@ -62,7 +63,7 @@ static int may_molodka(const FourCard *s, int seat) {
 }
 
 int fc_legal(const FourCard *s, FcAction *out) {
-    if (!ready) make_tables();
+    pthread_once(&ready, make_tables);
     int n = 0, mover = s->to_move;
     uint64_t hand = s->hand[mover];
     if (s->lead_seat < 0) { /* F7, and F10 for the leader's own four of a suit */
@@ -93,7 +94,7 @@ static void new_trick(FourCard *s, int leader) {
 }
 
 int fc_apply(FourCard *s, FcAction a) {
-    if (!ready) make_tables();
+    pthread_once(&ready, make_tables);
     int seat = a.seat;
     s->hand[seat] &= ~a.cards;
     if (a.kind == FC_MOLODKA || a.kind == FC_LEAD) {
@@ -133,7 +134,7 @@ static uint64_t next_random(uint64_t *state) { /* splitmix64 */
 }
 
 long fc_random_deals(long deals, uint64_t seed, long totals[2]) {
-    if (!ready) make_tables();
+    pthread_once(&ready, make_tables);
     static const int ranks[9] = {6, 7, 8, 9, 10, 11, 12, 13, 14};
     uint64_t rng = seed;
     long actions = 0;

@@ -1,4 +1,4 @@
-/* Four-card Kozel on bit masks (see four_card.c). */
+/* Four-card Kozel on bit masks (see rules.c). */
 #ifndef KOZEL_FOUR_CARD_H
 #define KOZEL_FOUR_CARD_H
 

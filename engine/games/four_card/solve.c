@@ -34,7 +34,7 @@ static int end_value(const int points[2], const int tricks[2]) {
 
 int fc_deal_value(const FourCard *s) { return end_value(s->points, s->tricks); }
 
-static long nodes;
+static _Thread_local long nodes; /* each thread's solve counts its own */
 
 static int search(const FourCard *s, int passed, int alpha, int beta) {
     nodes++;
