@@ -43,12 +43,15 @@ import os
 import random
 import statistics
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
-from engine import Action, GameState, clock, find_variant, variant_names
+from engine import Action, DealResult, GameState, Variant, clock, find_variant, variant_names
 from engine.compiled import solver
 from engine.players import Player, find_player
+from engine.players.contract import nothing_unforeseen
 from engine.players.expert import worth
 from engine.players.search import STATS, candidates
 from engine.state import View
@@ -66,13 +69,40 @@ class Log:
 @dataclass(frozen=True)
 class AllSeeing:
     """The arena's upper bound, never a level of the bot: it values each of its candidates in the true deal,
-    every card known, with the expert's valuation (``expert.worth``: the game's exact solver, after the
-    heuristics where a solve would be too dear).  A redeal (C6) deals from a seed it does not know."""
+    every card known, with the expert's valuation (``expert.worth``: the game's exact solver, or its best
+    response to the others' heuristics, after the heuristics where that would be too dear).  A redeal (C6)
+    deals from a seed it does not know.  ``honest``: what nobody at the table could know (a stock's order,
+    ``ComputerPlay.unforeseen``) it does not know either: it values each candidate over ``reshuffles`` worlds
+    with that drawn afresh, the honest ceiling of what search can reach."""
 
     name: ClassVar[str] = "all-seeing"
+    honest: ClassVar[bool] = False
+    reshuffles: int = 8
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
         raise TypeError("the all-seeing player plays from the true state (choose_in), not from a view")
+
+    def values(self, state: GameState, seat: int, rng: random.Random) -> dict[Action | None, float]:
+        """Each candidate's value to ``seat`` as this player sees it."""
+        view = state.view(seat)
+        options = candidates(view, view.legal)
+        game = solver(state.VARIANT)
+        unforeseen = find_variant(state.VARIANT).computer.unforeseen
+        worlds = self.reshuffles if self.honest and unforeseen is not nothing_unforeseen else 1
+        deal = len(state.deals)
+        sums = dict.fromkeys(options, 0.0)
+        for _ in range(worlds):
+            base = state.fork()
+            if self.honest:
+                unforeseen(base, rng)
+            base.seed = rng.getrandbits(32)
+            for i, option in enumerate(options):
+                world = base.fork() if i < len(options) - 1 else base
+                if option is not None:
+                    world.apply(option)
+                # the other candidates are valued in the same world, where the solver's table holds
+                sums[option] += worth(game, world, seat, deal, waiting=option is None, same_world=i > 0)
+        return {option: total / worlds for option, total in sums.items()}
 
     def choose_in(self, state: GameState, seat: int, rng: random.Random) -> Action | None:
         view = state.view(seat)
@@ -81,22 +111,24 @@ class AllSeeing:
         options = candidates(view, view.legal)
         if len(options) == 1:
             return options[0]
-        game = solver(state.VARIANT)
-        deal = len(state.deals)
-        values = []
-        for i, option in enumerate(options):
-            world = state.fork()
-            world.seed = rng.getrandbits(32)
-            if option is not None:
-                world.apply(option)
-            values.append(worth(game, world, seat, deal, waiting=option is None, same_world=i > 0))
-        return options[max(range(len(options)), key=values.__getitem__)]
+        values = self.values(state, seat, rng)
+        return max(options, key=values.__getitem__)
+
+
+@dataclass(frozen=True)
+class Ceiling(AllSeeing):
+    """The honest ceiling: ``AllSeeing`` that does not know what nobody at the table could know."""
+
+    name: ClassVar[str] = "ceiling"
+    honest: ClassVar[bool] = True
 
 
 def make_player(level: str, budget: float | None, max_worlds: int | None, iterations: int | None) -> Player:
-    """A level of the bot by ``find_player``, or the arena's all-seeing player."""
+    """A level of the bot by ``find_player``, or one of the arena's all-seeing players."""
     if level == AllSeeing.name:
         return AllSeeing()
+    if level == Ceiling.name:
+        return Ceiling()
     return find_player(level, budget=budget, max_worlds=max_worlds, iterations=iterations)
 
 
@@ -126,70 +158,111 @@ def ask(player: Player, state: GameState, seat: int, rng: random.Random, log: Lo
     return action
 
 
-def advance(state: GameState, players: list[Player], rng: random.Random, until_deals: int, log: Log) -> None:
-    """Let the players act until ``until_deals`` deals are complete."""
+def advance(
+    state: GameState,
+    players: list[Player],
+    rng: random.Random,
+    until_deals: int,
+    log: Log,
+    *,
+    record: Callable[[GameState, int, Action | None], None] | None = None,
+) -> None:
+    """Let the players act until ``until_deals`` deals are complete; ``record`` hears of every decision."""
     while len(state.deals) < until_deals and state.outcome is None:
         action = None
         for seat in range(state.num_players):  # out-of-turn actions first (molodka, double, redeal …)
             if seat != state.to_move and state.legal_actions(seat):
                 action = ask(players[seat], state, seat, rng, log)
+                if record is not None:
+                    record(state, seat, action)
                 if action is not None:
                     break
         if action is None:
             assert state.to_move is not None
             action = ask(players[state.to_move], state, state.to_move, rng, log)
+            if record is not None:
+                record(state, state.to_move, action)
             assert action is not None, "the basic player always moves on its turn"
         state.apply(action)
 
 
 Budgets = tuple[float | None, float | None]  # seconds per decision of level A and of level B
-Task = tuple[str, dict[str, Any], str, str, Budgets, int | None, int | None, int]
+
+
+@dataclass(frozen=True)
+class Task:
+    game: str
+    options: dict[str, Any]
+    level_a: str
+    level_b: str
+    budgets: Budgets
+    worlds: int | None
+    iterations: int | None
+    seed: int
+    log: bool = False  # record A's decisions, with the ceiling's value of each candidate
 
 
 @dataclass
 class PairResult:
-    wins: float  # A's share of the two tables
+    wins: float  # A's share of the tables
     margin: float  # A's mean margin
-    series: float  # A's mean margin of series points (in Czech Kozel, of penalty points: the margin again)
+    series: float  # A's mean margin of series points (each for himself: the margin again)
     seconds: float
     failures: Failures
     times: Times
     playouts: dict[str, list[int]]  # level -> [searched decisions, playouts]
+    positions: list[dict[str, Any]] = field(default_factory=list)  # A's decisions, when logged
+
+
+def tables(variant: Variant, n: int) -> list[set[int]]:
+    """A's seats at each table of one shuffle: the two teams in turn in a team game; elsewhere one seat alone
+    against the others, in every seat in turn."""
+    if variant.teams:
+        return [{s for s in range(n) if s % 2 == side} for side in (0, 1)]
+    return [{seat} for seat in range(n)]
+
+
+def outcome(variant: Variant, state: GameState, result: DealResult, mine: set[int]) -> tuple[float, float, float]:
+    """A's (value, margin, series margin) of a deal at a table where A holds ``mine``: in a team game the
+    deal's value and the card points and series points over the other team; elsewhere the others' mean penalty
+    points less A's (all three)."""
+    if variant.teams:
+        side = min(mine) % 2
+        value = type(state).deal_value(result, side)
+        return value, result.points[side] - result.points[1 - side], type(state).series_margin(result, side)
+    others = [result.score[s] for s in range(len(result.score)) if s not in mine]
+    diff = statistics.fmean(others) - statistics.fmean(result.score[s] for s in mine)
+    return diff, diff, diff
 
 
 def play_pair(task: Task) -> PairResult:
-    """One shuffle played twice, A in the even seats and then in the odd ones, averaged over the two tables."""
-    variant_name, options, level_a, level_b, budgets, worlds, iterations, seed = task
-    variant = find_variant(variant_name)
+    """One shuffle played at every table of its format (``tables``), averaged over them."""
+    variant = find_variant(task.game)
     wins = margin = series = 0.0
     log = Log()
+    positions: list[dict[str, Any]] = []
     before = {level: list(counts) for level, counts in STATS.items()}
     started = clock.perf()
-    for a_seats in (0, 1):
-        state = variant.new_game(seed, options)
+    state = variant.new_game(task.seed, task.options)
+    layout = tables(variant, state.num_players)
+    for number, mine in enumerate(layout):
+        state = variant.new_game(task.seed, task.options)
         n = state.num_players
         warmup = variant.typical_deal
         if warmup:
-            advance(state, [find_player("basic")] * n, random.Random(seed), warmup, Log(failures=log.failures))
+            advance(state, [find_player("basic")] * n, random.Random(task.seed), warmup, Log(failures=log.failures))
         players = [
             make_player(
-                level_a if s % 2 == a_seats else level_b,
-                budget=budgets[0] if s % 2 == a_seats else budgets[1],
-                max_worlds=worlds,
-                iterations=iterations,
+                task.level_a if s in mine else task.level_b,
+                budget=task.budgets[0] if s in mine else task.budgets[1],
+                max_worlds=task.worlds,
+                iterations=task.iterations,
             )
             for s in range(n)
         ]
-        advance(state, players, random.Random(seed * 2 + a_seats), warmup + 1, log)
-        result = state.deals[warmup]
-        if not variant.teams:  # each level's mean penalty, not one seat's
-            a_pen = [result.score[s] for s in range(n) if s % 2 == a_seats]
-            b_pen = [result.score[s] for s in range(n) if s % 2 != a_seats]
-            value = diff = points = statistics.mean(b_pen) - statistics.mean(a_pen)
-        else:
-            value = type(state).deal_value(result, a_seats)
-            diff = result.points[a_seats] - result.points[1 - a_seats]
-            points = type(state).series_margin(result, a_seats)
+        recorder = Recorder(task, number, mine, positions) if task.log else None
+        advance(state, players, random.Random(task.seed * 8 + number), warmup + 1, log, record=recorder)
+        value, diff, points = outcome(variant, state, state.deals[warmup], mine)
         wins += 1.0 if value > 0 else 0.5 if value == 0 else 0.0
         margin += diff
         series += points
@@ -198,7 +271,45 @@ def play_pair(task: Task) -> PairResult:
         for level, counts in STATS.items()
     }
     seconds = clock.perf() - started
-    return PairResult(wins / 2, margin / 2, series / 2, seconds, log.failures, log.times, playouts)
+    k = len(layout)
+    return PairResult(wins / k, margin / k, series / k, seconds, log.failures, log.times, playouts, positions)
+
+
+@dataclass
+class Recorder:
+    """Writes down A's decisions with more than one choice: the game, the shuffle, the actions before, the
+    seat, the candidates with the honest ceiling's value of each, and A's choice (``bench.regret`` scores a
+    level on them offline)."""
+
+    task: Task
+    table: int
+    mine: set[int]
+    positions: list[dict[str, Any]]
+
+    def __call__(self, state: GameState, seat: int, action: Action | None) -> None:
+        if seat not in self.mine:
+            return
+        view = state.view(seat)
+        options = candidates(view, view.legal)
+        if len(options) < 2:
+            return
+        values = Ceiling().values(state, seat, random.Random(f"{self.task.seed}/{len(state.history)}"))
+        self.positions.append(
+            {
+                "game": self.task.game,
+                "options": self.task.options,
+                "seed": self.task.seed,
+                "table": self.table,
+                "actions": [a.text() for a in state.history],
+                "seat": seat,
+                "candidates": {text_of(o): values[o] for o in options},
+                "chosen": text_of(action),
+            }
+        )
+
+
+def text_of(action: Action | None) -> str:
+    return action.text() if action is not None else "wait"
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -218,30 +329,33 @@ def arena(
     *,
     level_a: str,
     level_b: str,
-    deals: int,
+    shuffles: int,
     budget: float | None,
     budget_b: float | None = None,
     worlds: int | None,
     iterations: int | None,
     jobs: int,
     games: list[str],
+    options: dict[str, Any] | None = None,
     first_seed: int = 1,
+    log: Path | None = None,
 ) -> list[dict[str, Any]]:
     report = []
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         for variant_name in games:
-            options = dict(find_variant(variant_name).samples[0])
-            pairs = max(deals // 2, 1)
+            variant = find_variant(variant_name)
+            chosen = dict(variant.samples[0]) | (options or {})
             budgets = (budget, budget if budget_b is None else budget_b)
-            tasks: list[Task] = [
-                (variant_name, options, level_a, level_b, budgets, worlds, iterations, seed)
-                for seed in range(first_seed, first_seed + pairs)
+            tasks = [
+                Task(variant_name, chosen, level_a, level_b, budgets, worlds, iterations, seed, log is not None)
+                for seed in range(first_seed, first_seed + shuffles)
             ]
             started = clock.perf()
-            results = pool.map(play_pair, tasks, chunksize=max(1, pairs // (jobs * 8)))
+            results = pool.map(play_pair, tasks, chunksize=max(1, shuffles // (jobs * 8)))
             wins, wins_ci = interval([r.wins for r in results])
             margin, margin_ci = interval([r.margin for r in results])
             series, series_ci = interval([r.series for r in results])
+            sd = statistics.stdev([r.margin for r in results]) if len(results) > 1 else math.inf
             failures: Failures = {}
             times: Times = {}
             playouts: dict[str, list[int]] = {}
@@ -254,20 +368,33 @@ def arena(
                     total = playouts.setdefault(level, [0, 0])
                     total[0] += counts[0]
                     total[1] += counts[1]
+            if log is not None:
+                with log.open("a", encoding="utf-8") as out:
+                    for r in results:
+                        for position in r.positions:
+                            out.write(json.dumps(position) + "\n")
+            table_count = len(tables(variant, variant.new_game(first_seed, chosen).num_players))
             report.append(
                 {
                     "game": variant_name,
-                    "options": options,
+                    "options": chosen,
                     "a": level_a,
                     "b": level_b,
-                    "deals": 2 * pairs,
+                    "shuffles": shuffles,
+                    "deals": table_count * shuffles,
+                    "format": "teams in turn" if variant.teams else f"A alone in each of {table_count} seats",
                     "budgets": list(budgets),
-                    "seeds": [first_seed, first_seed + pairs - 1],
+                    "seeds": [first_seed, first_seed + shuffles - 1],
                     "a_deals_won": round(wins, 3),
                     "a_deals_won_ci95": round(wins_ci, 3),
                     "a_margin": round(margin, 2),
                     "a_margin_ci95": round(margin_ci, 2),
-                    "margin_unit": "card points" if find_variant(variant_name).teams else "penalty points",
+                    "margin_unit": "card points" if variant.teams else "penalty points",
+                    "margin_sd_per_shuffle": round(sd, 2),
+                    # what a run must be for a given half-width of the margin's 95 % interval, at this sd
+                    "shuffles_for_ci95_half_width": {
+                        str(h): math.ceil((1.96 * sd / h) ** 2) for h in (0.5, 1.0, 1.5, 3.0) if math.isfinite(sd)
+                    },
                     "a_series_margin": round(series, 3),
                     "a_series_margin_ci95": round(series_ci, 3),
                     "failures": failures,
@@ -323,7 +450,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--a", default="basic")
     parser.add_argument("--b", default="random")
-    parser.add_argument("--deals", type=int, default=2000, help="deals per game (each shuffle is played twice)")
+    parser.add_argument("--shuffles", type=int, default=1000, help="shuffles per game, each played at every table")
     parser.add_argument("--budget", type=float, default=None, help="seconds per strong decision")
     parser.add_argument("--budget-b", type=float, default=None, help="level B's seconds per decision, if not --budget")
     parser.add_argument("--worlds", type=int, default=None, help="sampled worlds per strong1 decision")
@@ -331,6 +458,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--games", nargs="+", default=variant_names(), choices=variant_names())
     parser.add_argument("--seed", type=int, default=1, help="the first shuffle (runs on other seeds add up)")
+    parser.add_argument("--option", action="append", default=[], help="a game option, key=value (players=3)")
+    parser.add_argument("--log", type=Path, help="append level A's decisions to this JSON-lines file (bench.regret)")
     parser.add_argument("--timing", type=int, default=0, help="only time this many decisions of level A")
     args = parser.parse_args()
     if args.timing:
@@ -341,14 +470,16 @@ def main() -> None:
     report = arena(
         level_a=args.a,
         level_b=args.b,
-        deals=args.deals,
+        shuffles=args.shuffles,
         budget=budget,
         budget_b=args.budget_b,
         worlds=args.worlds,
         iterations=args.iterations,
         jobs=args.jobs,
         games=args.games,
+        options={k: json.loads(v) for k, v in (o.split("=", 1) for o in args.option)},
         first_seed=args.seed,
+        log=args.log,
     )
     failed = {(r["game"], level): n for r in report for level, n in r["failures"].items() if n}
     if failed:

@@ -3,16 +3,19 @@ non-zero."""
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
-from bench import arena
+from bench import arena, regret
 from engine import Action, find_variant, variant_names
 from engine.compiled import solver
 from engine.players import Player, find_player
+from engine.players.contract import nothing_unforeseen
 from engine.players.expert import worth
 from engine.registry import samples
 from engine.state import View
@@ -60,7 +63,7 @@ def test_the_arena_exits_non_zero_on_a_failure(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr("bench.arena.find_player", find)
     monkeypatch.setattr("multiprocessing.get_context", lambda _: _Inline())
-    monkeypatch.setattr("sys.argv", ["arena", "--a", "crasher", "--b", "basic", "--deals", "2", "--games", "czech"])
+    monkeypatch.setattr("sys.argv", ["arena", "--a", "crasher", "--b", "basic", "--shuffles", "1", "--games", "czech"])
     with pytest.raises(SystemExit, match="FAILED"):
         arena.main()
 
@@ -88,14 +91,14 @@ def test_runs_from_another_first_seed_play_other_shuffles(monkeypatch: pytest.Mo
     play_pair = arena.play_pair
 
     def spy(task: arena.Task) -> arena.PairResult:
-        seeds.append(task[-1])
+        seeds.append(task.seed)
         return play_pair(task)
 
     monkeypatch.setattr("bench.arena.play_pair", spy)
     report = arena.arena(
         level_a="basic",
         level_b="random",
-        deals=4,
+        shuffles=2,
         budget=None,
         worlds=None,
         iterations=None,
@@ -105,7 +108,7 @@ def test_runs_from_another_first_seed_play_other_shuffles(monkeypatch: pytest.Mo
     )
     assert seeds == [7, 8]
     assert report[0]["seeds"] == [7, 8]
-    assert report[0]["deals"] == 4
+    assert report[0]["shuffles"] == 2 and report[0]["deals"] == 8  # four players: A alone in each seat
 
 
 def test_level_b_may_have_its_own_budget(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,12 +121,13 @@ def test_level_b_may_have_its_own_budget(monkeypatch: pytest.MonkeyPatch) -> Non
         return find_player("basic")
 
     monkeypatch.setattr("bench.arena.find_player", find)
-    argv = "arena --a strong1 --b strong1 --budget 0.3 --budget-b 0.06 --deals 2 --games czech"
+    argv = "arena --a strong1 --b strong1 --budget 0.3 --budget-b 0.06 --shuffles 1 --games czech"
     monkeypatch.setattr("sys.argv", argv.split())
     arena.main()
-    first, second = budgets[:4], budgets[4:8]  # the seats of the two tables: A even, then A odd
-    assert first == [(0, 0.3), (1, 0.06), (2, 0.3), (3, 0.06)]
-    assert second == [(0, 0.06), (1, 0.3), (2, 0.06), (3, 0.3)]
+    # each for himself: one table for each seat, A alone in it against B in the others
+    assert [budgets[4 * table : 4 * table + 4] for table in range(4)] == [
+        [(s, 0.3 if s == table else 0.06) for s in range(4)] for table in range(4)
+    ]
 
 
 @pytest.mark.parametrize(("game", "options"), samples())
@@ -164,7 +168,7 @@ def test_the_arena_reports_series_points_beside_card_points(monkeypatch: pytest.
     report = arena.arena(
         level_a="basic",
         level_b="random",
-        deals=60,
+        shuffles=30,
         budget=None,
         worlds=None,
         iterations=None,
@@ -174,3 +178,48 @@ def test_the_arena_reports_series_points_beside_card_points(monkeypatch: pytest.
     for game in report:
         assert {"a_series_margin", "a_series_margin_ci95", "a_margin"} <= set(game)
         assert game["a_margin"] > 0 and game["a_series_margin"] > 0, game
+
+
+UNFORESEEN = [n for n in variant_names() if find_variant(n).computer.unforeseen is not nothing_unforeseen]
+
+
+@pytest.mark.parametrize("game", UNFORESEEN)
+def test_the_ceiling_does_not_know_what_nobody_at_the_table_could(game: str) -> None:
+    """The honest ceiling values each candidate over worlds whose unseen order (a stock's) is drawn afresh:
+    two deals that differ only there get the same values; the all-seeing player's differ."""
+    variant = find_variant(game)
+    for seed in range(20):
+        state = variant.new_game(seed, variant.samples[0])
+        twin = state.fork()
+        variant.computer.unforeseen(twin, random.Random(seed))
+        if twin == state:
+            continue
+        seat = state.to_move
+        assert seat is not None
+        values = arena.Ceiling(reshuffles=3).values(state, seat, random.Random(1))
+        assert values == arena.Ceiling(reshuffles=3).values(twin, seat, random.Random(1))
+        if arena.AllSeeing().values(state, seat, random.Random(1)) != arena.AllSeeing().values(
+            twin, seat, random.Random(1)
+        ):
+            return
+    pytest.fail("no deal where knowing the stock's order changed a value")
+
+
+def test_the_log_holds_level_a_s_decisions_and_the_regret_tool_scores_them(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--log``: A's decisions with more than one choice, each candidate valued by the ceiling; bench.regret
+    rebuilds each and scores a level's choice by what it loses against the ceiling's best (for the level that
+    played them, exactly what the log says)."""
+    monkeypatch.setattr("multiprocessing.get_context", lambda _: _Inline())
+    log = tmp_path / "positions.jsonl"
+    game = variant_names()[-1]
+    arena.arena(level_a="basic", level_b="random", shuffles=1, budget=None, worlds=None, iterations=None, jobs=1,
+                games=[game], log=log)  # fmt: skip
+    positions = [json.loads(line) for line in log.read_text().splitlines()]
+    assert positions
+    for position in positions:
+        assert position["chosen"] in position["candidates"] and len(position["candidates"]) > 1
+        assert position["seat"] == position["table"] or find_variant(game).teams  # A alone in its seat
+    report = regret.score(positions, "basic", None, None)
+    assert report[0]["regret"] == report[0]["logged_regret"] >= 0 and report[0]["positions"] == len(positions)

@@ -80,6 +80,15 @@ def no_inference(knowledge: Knowledge, placed: set[Card]) -> None:
     """A game whose play tells nothing beyond what every game shares."""
 
 
+# What nobody at the table could know, drawn afresh in a state that is otherwise known whole (a stock's
+# order): the honest ceiling of a measurement sees every hand, but not the future.
+Unforeseen = Callable[[GameState, random.Random], None]
+
+
+def nothing_unforeseen(state: GameState, rng: random.Random) -> None:
+    """A game with no hidden order: whoever saw every hand knows all that matters."""
+
+
 @dataclass(frozen=True)
 class SearchTuning:
     """How the searches play a game, as the arena measured best (docs/players.md)."""
@@ -95,6 +104,7 @@ class ComputerPlay:
     build_world: WorldBuilder
     tuning: SearchTuning
     infer: Inference = no_inference
+    unforeseen: Unforeseen = nothing_unforeseen
 
 
 def heuristic(variant: str) -> Heuristic:

@@ -131,6 +131,42 @@ static PyObject *random_deals(PyObject *self, PyObject *args) {
     return Py_BuildValue("(ll)", actions, total);
 }
 
+static PyObject *heuristic(PyObject *self, PyObject *arg) {
+    (void)self;
+    Czech s;
+    if (unpack(arg, &s) < 0) return NULL;
+    if (require(!s.over, "Czech", "the deal is over") < 0) return NULL;
+    return PyLong_FromLong(cz_heuristic(&s));
+}
+
+static PyObject *best_response(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *data;
+    int seat, same_world = 0;
+    if (!PyArg_ParseTuple(args, "Si|p", &data, &seat, &same_world)) return NULL;
+    Czech s;
+    if (unpack(data, &s) < 0) return NULL;
+    if (require(seat >= 0 && seat < s.players, "Czech", "the seat that responds is a player's") < 0) return NULL;
+    long nodes = 0;
+    int value;
+    Py_BEGIN_ALLOW_THREADS
+    value = cz_best_response(&s, seat, same_world, &nodes);
+    Py_END_ALLOW_THREADS
+    if (value == -32768) return PyErr_NoMemory();
+    return Py_BuildValue("(il)", value, nodes);
+}
+
+static PyObject *playout(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *data;
+    int seat;
+    if (!PyArg_ParseTuple(args, "Si", &data, &seat)) return NULL;
+    Czech s;
+    if (unpack(data, &s) < 0) return NULL;
+    if (require(seat >= 0 && seat < s.players, "Czech", "the seat is a player's") < 0) return NULL;
+    return PyLong_FromLong(cz_playout(&s, seat));
+}
+
 static PyMethodDef methods[] = {
     {"legal", legal, METH_O, "The cards the seat to move may play."},
     {"step", step, METH_VARARGS, "Play a legal card: (position, deal over)."},
@@ -138,6 +174,10 @@ static PyMethodDef methods[] = {
      "The exact worth to a seat (times players - 1) against the others together: (value, nodes searched)."},
     {"random_deals", random_deals, METH_VARARGS,
      "Random deals from random shuffles: (cards played, penalty points of all players)."},
+    {"heuristic", heuristic, METH_O, "The card the hand-written heuristics play in the position."},
+    {"best_response", best_response, METH_VARARGS,
+     "The seat's worth when it plays its best against the others' heuristics, every card known: (value, nodes)."},
+    {"playout", playout, METH_VARARGS, "The seat's worth when everybody plays by the heuristics from here."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -127,8 +127,13 @@ def random_play(deals: int, seed: int, options: Mapping[str, object]) -> int:
 
 # --- for the search over sampled worlds (engine.compiled.CompiledGame) and bench.solver -------------------
 
-SOLVE_CARDS = 20  # cards left in the hands from which a solve takes milliseconds (bench.solver)
-# bench.solver: a solve from trick 1 takes longest, so a tenth of the positions there
+# The expert values a world by the best response to the others' heuristics (respond.c): affordable from the
+# deal's first card (under 5 ms in 3 to 6 players).  The second figure breaks a tie between candidates: the
+# worth when the seat too plays by the heuristics, weighed too little to outweigh any difference of the first.
+RESPOND_CARDS = 32
+TIE = 1e-6
+# bench.solver times the paranoid solver (solve.c): a solve from trick 1 takes longest, so a tenth of the
+# positions there
 BENCH = SolverBench(tricks=(1, 3, 5), fewer={1: 10})
 
 
@@ -137,14 +142,29 @@ def encode_state(state: GameState) -> bytes:
     return encode(position(state))
 
 
-def solvable(state: GameState, cards: int = SOLVE_CARDS) -> bool:
+def solvable(state: GameState, cards: int = RESPOND_CARDS) -> bool:
     """A deal in play with at most ``cards`` cards left in the hands (a double not yet made counts as not
     made)."""
     assert isinstance(state, CzechState)
     return state.to_move is not None and state.outcome is None and sum(map(len, state.hands)) <= cards
 
 
+def heuristic(data: bytes, lib: ModuleType | None = None) -> Card:
+    """The card the hand-written heuristics play in the position, by the core."""
+    return Card.from_code((lib or _compiled).heuristic(data))
+
+
+def best_response(data: bytes, seat: int, lib: ModuleType | None = None, same_world: bool = False) -> tuple[int, int]:
+    """The worth to ``seat`` of the position when it plays its best against the others' heuristics, every card
+    known: (value, nodes searched); the value counts as ``solve``'s."""
+    result: tuple[int, int] = (lib or _compiled).best_response(data, seat, same_world)
+    return result
+
+
 def worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
+    """The expert's valuation: the best response to the others' heuristics (a game of each for himself is not
+    won by taking the others to play together against one), the heuristics' own playout breaking ties."""
     assert isinstance(state, CzechState)
-    value, _ = solve(encode(position(state)), seat, same_world=same_world)
-    return value / (state.num_players - 1)
+    data = encode(position(state))
+    value, _ = best_response(data, seat, same_world=same_world)
+    return (value + TIE * _compiled.playout(data, seat)) / (state.num_players - 1)

@@ -28,4 +28,14 @@ long cz_random_deals(long deals, int players, uint64_t seed, long *penalties);
  * solve. */
 int cz_solve(const Czech *s, int seat, int same_world, long *nodes);
 
+/* The card the hand-written heuristics play (heuristics.c, as heuristics.py chooses). */
+int cz_heuristic(const Czech *s);
+/* The best response of ``seat`` to the others playing by the heuristics, every card known (respond.c): the
+ * deal's worth to it (as cz_deal_value counts) when it plays its best from here; ``same_world``: keep the
+ * transposition table's entries of the previous call (they hold for any position: the key is the whole
+ * position).  TT_NO_MEMORY without memory. */
+int cz_best_response(const Czech *s, int seat, int same_world, long *nodes);
+/* The deal's worth to ``seat`` when everybody plays by the heuristics from here. */
+int cz_playout(const Czech *s, int seat);
+
 #endif

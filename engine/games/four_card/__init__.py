@@ -19,6 +19,7 @@ GAME = register(
         computer=ComputerPlay(
             heuristic=heuristics.choose,
             build_world=worlds.build,
+            unforeseen=worlds.unforeseen,
             tuning=SearchTuning(tree=False, weighted=False, racing=False),
         ),
         aliases=("4", "four", "4card", "yard", "четыре", "4карты"),

@@ -31,3 +31,14 @@ def build(
         answered=max(len(trick) - 1, 0),
         eggs=view.eggs_pending,
     )
+
+
+def unforeseen(state: GameState, rng: random.Random) -> None:
+    """The stock's order drawn afresh, the shown trump card kept at its place (F5): what nobody could know."""
+    assert isinstance(state, FourCardState)
+    shown = state.trump_card if state.trump_card is not None and state.trump_card_holder is None else None
+    rest = sorted(c for c in state.stock if c != shown)  # what it was is not an input of what it becomes
+    rng.shuffle(rest)
+    if shown is not None:
+        rest.insert(state.stock.index(shown), shown)
+    state.stock = rest

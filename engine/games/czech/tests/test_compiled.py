@@ -1,7 +1,8 @@
 """The compiled core's Czech Kozel against the pure engine (issue 32): the same legal cards in every position
 of card play, the same position after every card and the same deal scores, over random series of 3 to 6
 players, doubles (K6) made by the pure engine; a rule bug planted in the core's source fails that comparison;
-and the solver, for one seat against the others together, matches plain minimax."""
+the solver, for one seat against the others together, matches plain minimax; and the expert's valuation, the
+best response to the others' heuristics, matches the same written over the pure engine."""
 
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ from engine import find_variant
 from engine.actions import Kind
 from engine.cards import Card
 from engine.games.czech import compiled as cz
+from engine.games.czech.heuristics import choose
 from engine.games.czech.rules import KOZEL, CzechState
+from engine.players.contract import Situation
+from engine.players.search import heuristic_step
 from tests.builds import plant
 
 PLAYERS = (3, 4, 5, 6)
@@ -176,3 +180,91 @@ def SOLVED() -> list[tuple[CzechState, int, int]]:
     """End positions for the mutants of the solver, with their worth by plain minimax."""
     found = endgames(60, 12, 61) + endgames(30, 12, 62, kozel=True)
     return [(state, seat, reference_value(state, seat)) for state, seat in found]
+
+
+# --- the heuristics and the best response to them ------------------------------------------------------------
+
+
+def heuristic_differences(series: int, seed: int, lib: ModuleType | None = None) -> list[str]:
+    """Series of 3 to 6 players played by the heuristics, doubles included: in every position of card play the
+    core's heuristic card against heuristics.py's."""
+    variant, rng = find_variant("czech"), random.Random(seed)
+    for number in range(series):
+        state = variant.new_game(rng.getrandbits(40), {"players": PLAYERS[number % len(PLAYERS)]})
+        assert isinstance(state, CzechState)
+        while state.outcome is None:
+            mover = state.to_move
+            assert mover is not None
+            chosen = choose(Situation.of_state(state, mover), True)
+            assert chosen is not None
+            if chosen.kind is Kind.PLAY:
+                core = cz.heuristic(cz.encode(cz.position(state)), lib)
+                if core != chosen.cards[0]:
+                    return [f"in {cz.position(state)} the core plays {Card.from_code(core)}, heuristics.py {chosen}"]
+            heuristic_step(state)
+    return []
+
+
+def test_the_core_plays_the_heuristics_as_heuristics_py_does() -> None:
+    """The best response's model of the others: the same card as the pure heuristics in every position of 60
+    series (every deal of each), 3 to 6 players."""
+    assert heuristic_differences(60, 71) == []
+
+
+def reference_response(state: CzechState, seat: int, memo: dict[bytes, int] | None = None) -> int:
+    """The best response over the pure engine (remembering the positions met): ``seat`` plays each of its
+    cards, the others play heuristics.py's; its ``deal_value`` times the players less one."""
+    memo = {} if memo is None else memo
+    key = cz.encode(cz.position(state))
+    if key not in memo:
+        mover = state.to_move
+        assert mover is not None
+        if mover == seat:
+            moves = [a for a in state.legal_actions(mover) if a.kind is Kind.PLAY]
+        else:
+            chosen = choose(Situation.of_state(state, mover), True)
+            assert chosen is not None
+            moves = [chosen]
+        values = []
+        for action in moves:
+            child = state.fork()
+            before = len(child.deals)
+            child.apply(action)
+            if len(child.deals) > before:
+                values.append(round(CzechState.deal_value(child.deals[-1], seat) * (state.num_players - 1)))
+            else:
+                values.append(reference_response(child, seat, memo))
+        memo[key] = max(values)
+    return memo[key]
+
+
+@functools.cache
+def RESPONDED() -> list[tuple[CzechState, int, int]]:
+    """Positions of up to 16 cards in all, with the best response's worth over the pure engine."""
+    return [(state, seat, reference_response(state, seat)) for state, seat in endgames(120, 16, 81)]
+
+
+def test_the_best_response_is_the_best_of_the_seat_s_cards_against_the_heuristics() -> None:
+    """The expert's valuation of a world against the best response written over the pure engine: 120 positions
+    of up to 16 cards, 3 to 6 players, from any seat (its turn or not)."""
+    for state, seat, value in RESPONDED():
+        found, nodes = cz.best_response(cz.encode(cz.position(state)), seat)
+        assert found == value, state.situation()
+        assert nodes >= 0
+
+
+RESPONSE_MUTANTS = {  # what the best response relies on: (the core's file, what it says, a plausible mistake)
+    "the heuristic's lead": ("heuristics.c", "(c >> 4 == HEARTS) << 4", "(c >> 4 == SPADES) << 4"),
+    "the heuristic's discard": ("heuristics.c", "cz_penalty(1ULL << card) * 20 +", "cz_penalty(1ULL << card) +"),
+    "the heuristic's last card": ("heuristics.c", "int k = (c != KOZEL) << 8 | c;", "int k = c;"),
+    "the response's own cards": ("respond.c", "for (int i = 0; i < n; i++) {", "for (int i = 0; i < 1; i++) {"),
+    "the response's table": ("respond.c", "h = mix(mix(h, s->hand[i]), (uint64_t)s->penalty[i]);",
+                             "h = mix(h, s->hand[i]);"),
+}
+
+
+@pytest.mark.parametrize("mistake", sorted(RESPONSE_MUTANTS))
+def test_a_bug_planted_in_the_heuristics_or_the_response_is_seen(mistake: str, tmp_path: Path) -> None:
+    mutant = plant(find_variant("czech"), *RESPONSE_MUTANTS[mistake], tmp_path)
+    found = [cz.best_response(cz.encode(cz.position(state)), seat, mutant)[0] for state, seat, _ in RESPONDED()]
+    assert found != [value for _, _, value in RESPONDED()] or heuristic_differences(20, 72, mutant)
