@@ -101,7 +101,7 @@ class AllSeeing:
                 if option is not None:
                     world.apply(option)
                 # the other candidates are valued in the same world, where the solver's table holds
-                sums[option] += worth(game, world, seat, deal, waiting=option is None, same_world=i > 0)
+                sums[option] += worth(game, world, seat, deal, waiting=option is None, same_world=i > 0, thorough=True)
         return {option: total / worlds for option, total in sums.items()}
 
     def choose_in(self, state: GameState, seat: int, rng: random.Random) -> Action | None:

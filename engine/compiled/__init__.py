@@ -60,6 +60,11 @@ class CompiledGame(Protocol):
         state comes from the same world as the previous call's, whose transposition table still holds."""
         ...
 
+    def thorough_worth(self, state: GameState, seat: int, waiting: bool, same_world: bool, /) -> float:
+        """As ``worth``, with no cheaper stand-in for an exact solve where one is affordable at all: the
+        valuation of a measurement's ceiling, which has no decision's time to keep to."""
+        ...
+
     def plays_random(self, options: Mapping[str, object], /) -> bool:
         """Whether the core's random deals (``random_play``) are of a game with these options."""
         ...

@@ -44,12 +44,24 @@ class ExpertPlayer(FlatSearch):
         return leaf
 
 
-def worth(game: CompiledGame, state: GameState, seat: int, deal: int, *, waiting: bool, same_world: bool) -> float:
-    """Deal number ``deal`` valued for ``seat``: played on by the heuristics until the solver can afford it,
-    then solved exactly; the deal may already be over."""
+def worth(
+    game: CompiledGame,
+    state: GameState,
+    seat: int,
+    deal: int,
+    *,
+    waiting: bool,
+    same_world: bool,
+    thorough: bool = False,
+) -> float:
+    """Deal number ``deal`` valued for ``seat``: played on by the heuristics until the game's valuation can
+    afford it, then valued by it (``thorough``: the ceiling's, ``CompiledGame.thorough_worth``); the deal may
+    already be over."""
     while len(state.deals) == deal and state.outcome is None and not game.solvable(state):
         heuristic_step(state)
         waiting = False  # the next action happened: waiting no longer means anything
     if len(state.deals) != deal or state.outcome is not None:
         return state.deal_value(state.deals[deal], seat)
+    if thorough:
+        return game.thorough_worth(state, seat, waiting, same_world)
     return game.worth(state, seat, waiting, same_world)

@@ -160,6 +160,33 @@ static PyObject *random_deals(PyObject *self, PyObject *args) {
     return Py_BuildValue("(lll)", actions, totals[0], totals[1]);
 }
 
+static PyObject *heuristic(PyObject *self, PyObject *arg) {
+    (void)self;
+    FourCard s;
+    if (unpack(arg, &s) < 0) return NULL;
+    FcAction a = fc_heuristic(&s);
+    return Py_BuildValue("(iiK)", a.seat, a.kind, (unsigned long long)a.cards);
+}
+
+static PyObject *playout(PyObject *self, PyObject *arg) {
+    (void)self;
+    FourCard s;
+    if (unpack(arg, &s) < 0) return NULL;
+    int value;
+    Py_BEGIN_ALLOW_THREADS
+    value = fc_playout(&s);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLong(value);
+}
+
+static PyObject *draw_out(PyObject *self, PyObject *arg) {
+    (void)self;
+    FourCard s;
+    if (unpack(arg, &s) < 0) return NULL;
+    int over = fc_draw_out(&s);
+    return Py_BuildValue("(NOi)", pack(&s), over ? Py_True : Py_False, over ? fc_deal_value(&s) : 0);
+}
+
 static PyMethodDef methods[] = {
     {"legal", legal, METH_O, "Every seat's legal actions: (seat, kind, card mask)."},
     {"step", step, METH_VARARGS, "Apply a legal action: (position, deal over)."},
@@ -168,6 +195,10 @@ static PyMethodDef methods[] = {
      "The exact value to team 0 of a position with every card known: (value, nodes searched)."},
     {"random_deals", random_deals, METH_VARARGS,
      "Random deals from random shuffles: (actions, card points of team 0, of team 1)."},
+    {"heuristic", heuristic, METH_O, "The action the heuristics take for the seat to move: (seat, kind, mask)."},
+    {"playout", playout, METH_O, "The deal's worth to team 0 when the heuristics play it to its end."},
+    {"draw_out", draw_out, METH_O,
+     "The heuristics play on until the stock is drawn: (position, deal over, its worth to team 0 if over)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -103,6 +103,17 @@ def step(data: bytes, action: Action, lib: ModuleType | None = None) -> tuple[by
     return result
 
 
+def heuristic(data: bytes, lib: ModuleType | None = None) -> Action:
+    """The action the hand-written heuristics take for the seat to move, by the core."""
+    seat, kind, bits = (lib or _compiled).heuristic(data)
+    return Action(seat, KINDS[kind], cards_of(bits))
+
+
+def playout(data: bytes, lib: ModuleType | None = None) -> int:
+    """The deal's worth to team 0 (as ``solve`` counts it) when the heuristics play it to its end, by the core."""
+    return int((lib or _compiled).playout(data))
+
+
 def defeat_points(points: int, tricks: int, lib: ModuleType | None = None) -> int:
     """F14 by the core: the losing team's penalty points."""
     return int((lib or _compiled).defeat_points(points, tricks))
@@ -146,14 +157,38 @@ def encode_state(state: GameState) -> bytes:
     return encode(position(state))
 
 
-def solvable(state: GameState, cards: int = 0) -> bool:
-    """Once the stock is drawn (``cards``: the stock may still hold that many), a solve takes milliseconds;
-    with cards still to draw it can take seconds."""
+STOCK = 20  # the most a stock holds after the deal (F4)
+
+
+def solvable(state: GameState, cards: int = STOCK) -> bool:
+    """Whether ``worth`` values the deal from here while the stock may still hold ``cards`` cards: at once in
+    any position (by default), for the exact solve takes milliseconds once the stock is drawn (``cards=0``), and
+    before that the core plays the deal out by the heuristics instead."""
     assert isinstance(state, FourCardState)
     return len(state.stock) <= cards
 
 
 def worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
+    """The deal's worth to ``seat``: exact once the stock is drawn (a solve with every card known); before,
+    while the cards still to draw would make a solve take seconds, the heuristics' playout in the core, so
+    that a decision values many worlds rather than a few solved ones."""
     assert isinstance(state, FourCardState)
-    value, _ = solve(encode(position(state)), passed=1 << seat if waiting else 0, same_world=same_world)
+    data = encode(position(state))
+    if state.stock:
+        value = playout(data)
+    else:
+        value, _ = solve(data, passed=1 << seat if waiting else 0, same_world=same_world)
+    return value if seat % 2 == 0 else -value
+
+
+def thorough_worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
+    """The ceiling's valuation: the heuristics draw the stock out, then the rest is solved exactly."""
+    assert isinstance(state, FourCardState)
+    data = encode(position(state))
+    if state.stock:
+        data, over, value = _compiled.draw_out(data)
+        if over:
+            return value if seat % 2 == 0 else -value
+        waiting = False  # the next action happened: waiting no longer means anything
+    value, _ = solve(data, passed=1 << seat if waiting else 0, same_world=same_world)
     return value if seat % 2 == 0 else -value

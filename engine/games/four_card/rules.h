@@ -32,4 +32,12 @@ int fc_deal_value(const FourCard *s); /* the deal's worth to team 0 once it is o
  * the transposition table's entries still hold. */
 int fc_solve(const FourCard *s, int passed, int same_world, long *nodes);
 
+/* The action the hand-written heuristics take for the seat to move (heuristics.c, as heuristics.py chooses). */
+FcAction fc_heuristic(const FourCard *s);
+/* The deal's worth to team 0 when the seats to move play by the heuristics from here to its end. */
+int fc_playout(const FourCard *s);
+
+/* The heuristics play on until the stock is drawn (0), or the deal is over (1). */
+int fc_draw_out(FourCard *s);
+
 #endif

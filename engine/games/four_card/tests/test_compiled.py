@@ -13,7 +13,10 @@ import pytest
 
 from engine import Action, Card, Kind, Suit, find_variant
 from engine.games.four_card import compiled as fc
+from engine.games.four_card.heuristics import choose
 from engine.games.four_card.rules import DECK, FourCardState
+from engine.players.contract import Situation
+from engine.players.search import heuristic_step
 from engine.state import Layout
 from tests.builds import build, plant, sources_of
 
@@ -238,3 +241,54 @@ def check_solver(states: list[FourCardState]) -> None:
         value, nodes = fc.solve(fc.encode(fc.position(state)))
         assert value == reference_value(state), state.situation()
         assert nodes > 0
+
+
+# --- the heuristics in the core: the expert's playouts ------------------------------------------------------
+
+
+def heuristic_differences(deals: int, seed: int, lib: ModuleType | None = None) -> list[str]:
+    """Deals played by the heuristics: in every position the core's action for the seat to move against
+    heuristics.py's, and the core's playout of the rest against the pure engine's."""
+    variant, rng = find_variant("four_card"), random.Random(seed)
+    for number in range(deals):
+        state = variant.new_game(rng.getrandbits(40))
+        assert isinstance(state, FourCardState)
+        while not state.deals:
+            mover = state.to_move
+            assert mover is not None
+            chosen = choose(Situation.of_state(state, mover), True)
+            assert chosen is not None
+            data = fc.encode(fc.position(state))
+            core = fc.heuristic(data, lib)
+            if (core.seat, core.kind, sorted(core.cards)) != (chosen.seat, chosen.kind, sorted(chosen.cards)):
+                return [f"in {fc.position(state)} the core takes {core}, heuristics.py {chosen}"]
+            if number % 10 == 0:
+                rest = state.fork()
+                while not rest.deals:
+                    heuristic_step(rest)
+                value = FourCardState.deal_value(rest.deals[0], 0)
+                if fc.playout(data, lib) != value:
+                    return [f"from {fc.position(state)} the core's playout is worth {fc.playout(data, lib)}, {value}"]
+            heuristic_step(state)
+    return []
+
+
+def test_the_core_plays_the_heuristics_as_heuristics_py_does() -> None:
+    """The expert's playouts while the stock lasts: the same action as the pure heuristics in every position of
+    200 deals (molodkas included), and the same worth of the deal's rest."""
+    assert heuristic_differences(200, 91) == []
+
+
+HEURISTIC_MUTANTS = {  # (the core's file, what it says, a plausible mistake)
+    "the lead": ("heuristics.c", "((__builtin_ctzll(cards) >> 4) != trump ? 5 : 0)", "5"),
+    "a card's cost": ("heuristics.c", "((c >> 4) == trump ? 12 : 0)", "((c >> 4) == trump ? 6 : 0)"),
+    "the partner's trick": ("heuristics.c", "return last ? richest : discard;", "return discard;"),
+    "a beat worth the trump": ("heuristics.c", ">= 10 || !uses_trump || last", ">= 10 || last"),
+    "the tie": ("heuristics.c", "return a3 == b3 ? 0 : a3 < b3 ? -1 : 1;", "return 0;"),
+}
+
+
+@pytest.mark.parametrize("mistake", sorted(HEURISTIC_MUTANTS))
+def test_a_bug_planted_in_the_core_s_heuristics_is_seen(mistake: str, tmp_path: Path) -> None:
+    mutant = plant(find_variant("four_card"), *HEURISTIC_MUTANTS[mistake], tmp_path)
+    assert heuristic_differences(60, 92, mutant)
