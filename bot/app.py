@@ -29,6 +29,7 @@ from bot.health import application as health_app
 from bot.i18n import LANGUAGES, t
 from bot.logs import note
 from bot.metrics import Metrics
+from bot.miniapp.server import MiniApp
 from bot.usecases import wiring
 from bot.usecases.lobby import new_seed
 from storage import Storage
@@ -107,10 +108,15 @@ def build_application(
         await command_menus(application, clock)
         if settings.health_port:
             await start_health(application, settings, liveness, metrics)
+        if settings.miniapp_url:
+            await start_miniapp(application, settings, uses, clock)
         log.info("started as @%s; %d running games restored", application.bot.username, restored)
 
     async def post_stop(application: Application) -> None:  # type: ignore[type-arg]
         """No update is taken any more, and the HTTP client is still open: what is owed is sent now."""
+        miniapp = application.bot_data.get("miniapp")
+        if isinstance(miniapp, MiniApp):  # no tap is taken any more either
+            await miniapp.stop()
         uses = application.bot_data.get("uses")
         if isinstance(uses, wiring.UseCases):
             await uses.wind_down()
@@ -119,6 +125,9 @@ def build_application(
         health = application.bot_data.get("health")
         if isinstance(health, web.AppRunner):
             await health.cleanup()
+        miniapp = application.bot_data.get("miniapp")
+        if isinstance(miniapp, MiniApp):  # still up after a start that failed half-way
+            await miniapp.stop()
         uses = application.bot_data.get("uses")
         if isinstance(uses, wiring.UseCases):
             await uses.close()
@@ -245,6 +254,22 @@ async def start_health(
     await runner.setup()
     await web.TCPSite(runner, settings.health_host, settings.health_port).start()
     application.bot_data["health"] = runner
+
+
+async def start_miniapp(
+    application: Application,  # type: ignore[type-arg]
+    settings: Settings,
+    uses: wiring.UseCases,
+    clock: Clock,
+) -> None:
+    """Serve the Mini App (``bot.miniapp``) on MINIAPP_LISTEN:MINIAPP_PORT at MINIAPP_URL's path."""
+    assert settings.miniapp_url and settings.bot_token is not None
+    path = urlsplit(settings.miniapp_url).path or "/"
+    miniapp = MiniApp(uses, settings.bot_token.get_secret_value(), clock, path=path,
+                      max_age=settings.miniapp_max_age_seconds)  # fmt: skip
+    await miniapp.start(settings.miniapp_listen, settings.miniapp_port)
+    application.bot_data["miniapp"] = miniapp
+    log.info("the Mini App is served at %s", settings.miniapp_url)
 
 
 async def command_menus(application: Application, clock: Clock) -> None:  # type: ignore[type-arg]

@@ -7,11 +7,13 @@ import re
 import secrets
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+APP_NAME = re.compile(r"[A-Za-z0-9_]{3,30}")
 
 
 class Settings(BaseSettings):
@@ -55,6 +57,31 @@ class Settings(BaseSettings):
     metrics: bool = False
     # The log: "text", lines for people, or "json", one JSON object a line for a machine.
     log_format: Literal["text", "json"] = "text"
+    # The Mini App (bot.miniapp) when MINIAPP_URL is set: its public HTTPS address, which a proxy forwards to
+    # MINIAPP_LISTEN:MINIAPP_PORT (its path is the path the bot serves it at); MINIAPP_NAME, the short name the
+    # app was given at BotFather, lets the group's table link to it (t.me/<bot>/<name>).
+    miniapp_url: str | None = None
+    miniapp_listen: str = "0.0.0.0"
+    miniapp_port: int = 8444
+    miniapp_name: str | None = None
+    miniapp_max_age_seconds: float = Field(default=86_400.0, gt=0)  # how old a page's signed initData may be
+
+    @field_validator("miniapp_url")
+    @classmethod
+    def _miniapp_url_is_an_address(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme != "https" or not parts.netloc or parts.query or parts.fragment:
+            raise ValueError("MINIAPP_URL is the page's HTTPS address (Telegram opens no other), e.g. https://example.org/kozel/")
+        return value if parts.path.endswith("/") else value + "/"
+
+    @field_validator("miniapp_name")
+    @classmethod
+    def _miniapp_name_is_a_short_name(cls, value: str | None) -> str | None:
+        if value and not APP_NAME.fullmatch(value):
+            raise ValueError("MINIAPP_NAME is the app's short name at BotFather: 3-30 of A-Z a-z 0-9 _")
+        return value or None
 
     @field_validator("webhook_secret")
     @classmethod

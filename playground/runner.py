@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 import signal
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ TOKEN = "1000000:playground"  # the embedded server's token: the bot needs one, 
 USERNAME = "kozel_playground_bot"
 STATE_FILE = "playground.json"  # beside DATABASE_PATH
 KEEP_PER_CHAT = 1000  # the newest messages the playground keeps of each chat
+APP_NAME = "table"  # the Mini App's short name, as BotFather would have it
 
 
 @dataclass
@@ -46,11 +48,19 @@ async def running(settings: Settings, port: int | None = None) -> AsyncIterator[
     await server.start("127.0.0.1", 0)
     host = settings.playground_host
     page, page_port = await serve(playground, host, settings.playground_port if port is None else port)
-    bot_settings = settings.model_copy(
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    app_port = free_port(host)
+    app_url = f"http://{shown}:{app_port}/app/"  # plain HTTP, which only the embedded server lets a web_app open
+    server.apps[APP_NAME] = app_url
+    bot_settings = settings.model_copy(  # copied, not validated: the real Telegram wants HTTPS for a Mini App
         update={
             "bot_token": SecretStr(TOKEN),
             "telegram_base_url": server.base_url,
             "rate_private_per_second": settings.rate_private_per_second / scale,
+            "miniapp_url": app_url,
+            "miniapp_listen": host,
+            "miniapp_port": app_port,
+            "miniapp_name": APP_NAME,
         }
     )
     application = build_application(bot_settings)
@@ -68,13 +78,19 @@ async def running(settings: Settings, port: int | None = None) -> AsyncIterator[
         )
         await application.start()
         started = True
-        shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
         yield Running(server, playground, application, f"http://{shown}:{page_port}/")
     finally:
         await stop_application(application, started=started)
         await page.cleanup()
         await server.stop()
         state.save()
+
+
+def free_port(host: str) -> int:
+    """A port nobody listens on now, for the Mini App's server (the bot must know its address before it starts)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
 
 
 async def serve_forever(settings: Settings) -> None:

@@ -78,10 +78,16 @@ def message_json(server: BotApiServer, message: Message) -> dict[str, Any]:
         "photo": f"/photo/{message.photo}" if message.photo else None,
         "photo_size": server.photo_size(message.photo) if message.photo else None,
         "reply_to": quoted(server, message),
-        "buttons": [
-            [{"text": b["text"], **{k: b[k] for k in ("callback_data", "url") if k in b}} for b in row] for row in rows
-        ],
+        "buttons": [[button_json(b) for b in row] for row in rows],
     }
+
+
+def button_json(button: dict[str, Any]) -> dict[str, Any]:
+    shown: dict[str, Any] = {"text": button["text"]}
+    shown.update({key: button[key] for key in ("callback_data", "url") if key in button})
+    if "web_app" in button:
+        shown["web_app"] = button["web_app"]["url"]
+    return shown
 
 
 def quoted(server: BotApiServer, message: Message) -> dict[str, Any] | None:
@@ -244,6 +250,7 @@ class Playground:
         app.router.add_post("/api/send", self.h_send)
         app.router.add_post("/api/press", self.h_press)
         app.router.add_post("/api/quickstart", self.h_quickstart)
+        app.router.add_post("/api/webapp", self.h_webapp)
         app.router.add_get("/photo/{file_id}", self.h_photo)
         return app
 
@@ -332,6 +339,25 @@ class Playground:
         except TimeoutError as exc:
             answer = {"text": str(exc), "show_alert": True}
         return web.json_response(answer)
+
+
+    async def h_webapp(self, request: web.Request) -> web.Response:
+        """A person opens a Mini App: a message's ``web_app`` button (``chat``, ``message``, ``url``) or a direct
+        link (``link``); the answer is the address its panel loads, launch parameters and signed initData in it."""
+        user_id, body = await self._body(request)
+        dark = bool(body.get("dark"))
+        try:
+            if "link" in body:
+                url = self.server.open_link(user_id, str(body["link"]), dark=dark)
+            else:
+                chat_id = int(body.get("chat", 0))
+                if not self.sees(user_id, chat_id):
+                    raise web.HTTPForbidden(text="not your chat")
+                message_id, address = int(body.get("message", 0)), str(body.get("url"))
+                url = self.server.open_button(user_id, chat_id, message_id, address, dark=dark)
+        except ApiError as exc:
+            return web.json_response({"text": exc.description, "show_alert": True})
+        return web.json_response({"url": url})
 
 
 async def serve(playground: Playground, host: str, port: int) -> tuple[web.AppRunner, int]:

@@ -11,9 +11,10 @@ import pytest
 
 from bot.i18n import LANGUAGES, t
 from bot.present import game_title, presenter
+from bot.present.hand import render_hand
 from bot.present.leaderboard import render_changes, render_own_end, render_ratings
 from bot.present.menus import StatsLine, render_stats
-from bot.present.render import Seating, outcome_picture, render_hand, render_outcome
+from bot.present.render import Seating, outcome_picture, render_outcome
 from bot.present.result_pictures import ResultText
 from engine import Card, GameState, Outcome, find_variant, variant_names
 from storage.models import PersonRating, RatingChange

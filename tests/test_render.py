@@ -29,6 +29,7 @@ from bot.i18n import (
     tn,
 )
 from bot.present import GAMES, game_title, presenter
+from bot.present.hand import render_hand
 from bot.present.menus import (
     TIMER_CHOICES,
     LobbySeat,
@@ -44,7 +45,6 @@ from bot.present.menus import (
 from bot.present.render import (
     Seating,
     render_deal_result,
-    render_hand,
     render_outcome,
     render_table,
     sort_hand,

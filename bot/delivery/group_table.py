@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
 from bot.delivery.outbox import Priority
 from bot.delivery.publisher import Publisher
 from bot.delivery.sending import MAX_CAPTION, Picture, telegram_length
 from bot.i18n import t
+from bot.miniapp.links import AppLinks
 from bot.present.render import (
     deal_result_picture,
     game_title,
@@ -43,10 +46,20 @@ class Closing:
 
 
 class GroupTable:
-    def __init__(self, storage: Storage, publisher: Publisher, games: LiveGames) -> None:
+    def __init__(self, storage: Storage, publisher: Publisher, games: LiveGames, links: AppLinks | None = None) -> None:
+        """``links``: the Mini App's; a running deal's table then links to it (when Telegram can open it from a
+        group: ``AppLinks.group``)."""
         self.storage = storage
         self.publisher = publisher
         self.games = games
+        self.links = links
+
+    def markup(self, live: Live) -> InlineKeyboardMarkup | None:
+        """The running deal's table's button: the Mini App's table; a finished or cancelled one has none."""
+        url = self.links.group(live.game_id) if self.links is not None else None
+        if url is None:
+            return None
+        return InlineKeyboardMarkup([[InlineKeyboardButton(t(live.chat_lang, "app.open"), url=url)]])
 
     def prelude(self, live: Live, deal_no: int) -> str:
         """The head of deal ``deal_no``'s text table: the previous deal's result, so that every result stays in
@@ -71,7 +84,8 @@ class GroupTable:
         game = live.game
         if game.table_message_id is not None and game.table_deal_no == live.state.deal_no:
             text, photo = self.render(live, game.table_picture)
-            self.publisher.edit(game.chat_id, game.table_message_id, text, priority=Priority.TABLE, photo=photo)
+            markup = self.markup(live)
+            self.publisher.edit(game.chat_id, game.table_message_id, text, markup, priority=Priority.TABLE, photo=photo)
 
     async def post(self, live: Live, deal_no: int) -> None:
         """Post the table of deal ``deal_no``, the way the chat shows its table, unless that deal has ended
@@ -81,7 +95,7 @@ class GroupTable:
             return
         picture = live.settings.table == "picture"
         text, photo = self.render(live, picture)
-        message_id = await self.publisher.send(live.game.chat_id, text, photo=photo)
+        message_id = await self.publisher.send(live.game.chat_id, text, self.markup(live), photo=photo)
         await self.storage.games.set_table_message(live.game_id, message_id, deal_no, picture=picture)
         table = {"table_message_id": message_id, "table_deal_no": deal_no, "table_picture": picture}
         live.game = live.game.model_copy(update=table)

@@ -28,11 +28,12 @@ from bot.delivery.publisher import Publisher
 from bot.delivery.sending import Picture
 from bot.i18n import t
 from bot.logs import about
+from bot.miniapp.links import AppLinks
+from bot.present.hand import render_hand
 from bot.present.leaderboard import render_changes, render_own_end
 from bot.present.render import (
     Rendered,
     finished_trick_lines,
-    render_hand,
     render_hand_closed,
 )
 from bot.usecases.events import (
@@ -70,17 +71,21 @@ class Notifier:
         turn_ping: float,
         *,
         turn_ping_watching: float | None = None,
+        links: AppLinks | None = None,
     ) -> None:
         """``turn_ping``: seconds before a player whose turn came is notified; ``turn_ping_watching``: the
         same for a player who pressed a button of his hand within ``pings.WATCHING`` seconds (he is probably
-        looking at it: a notification would only buzz), by default the same."""
+        looking at it: a notification would only buzz), by default the same; ``links``: the Mini App's, whose
+        buttons the hands and tables carry (none without it)."""
         self.storage = storage
         self.publisher = publisher
         self.games = games
         self.clock = clock
         self._telling: dict[int, asyncio.Lock] = {}
         self._group_line: dict[int, asyncio.Task[None]] = {}  # game -> the last of its calls into the group
-        self.table = GroupTable(storage, publisher, games)
+        self.links = links
+        self.watchers: list[Callable[[int], None]] = []  # told of each game a telling is about (bot.miniapp)
+        self.table = GroupTable(storage, publisher, games, links)
         self.background = Background(self.tell)  # what the use cases tell goes through it (``tell_soon``)
         watching = turn_ping if turn_ping_watching is None else turn_ping_watching
         self.pings = TurnPings(publisher, games, clock, self.telling_lock, turn_ping=turn_ping, watching=watching)
@@ -96,6 +101,8 @@ class Notifier:
             for event in events:
                 await self._one(event, pressed, since)
             return
+        for watcher in self.watchers:  # a page reads the state itself, without waiting for Telegram
+            watcher(game_id)
         lock = self.telling_lock(game_id)
         live = self.games.get(game_id)
         with about(game=game_id, chat=live.game.chat_id if live else None):
@@ -214,8 +221,7 @@ class Notifier:
 
     # --- the hands ------------------------------------------------------------------------------------------
 
-    @staticmethod
-    def hand(live: Live, seat: int) -> Rendered:
+    def hand(self, live: Live, seat: int) -> Rendered:
         """The seat's hand message as it stands: his view, his chosen cards, "I'm back" while away."""
         return render_hand(
             live.state.view(seat),
@@ -225,6 +231,7 @@ class Notifier:
             version=live.version,
             selection=live.selection.get(seat, frozenset()),
             away=live.seats[seat].stand_in is not None,
+            app_url=self.links.hand(live.game_id) if self.links is not None else None,
         )
 
     def show_hand(

@@ -8,19 +8,16 @@ escaped here).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from html import escape
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardMarkup
 
-from bot.callbacks import Back, Clear, Play, Toggle, Unplayable
 from bot.delivery.sending import Picture
 from bot.i18n import t
 from bot.present import GAMES, Seating, game_title, presenter
-from bot.present.pictures import TableText, draw_table, table_scene
+from bot.present.pictures import TableScene, TableText, draw_table, table_scene
 from bot.present.result_pictures import draw_result
-from engine import Action, Card, DealResult, Kind, Outcome, SeenPlay, View
+from engine import Card, DealResult, Kind, Outcome, SeenPlay, View
 
-CARDS_PER_ROW = 5
 FACE_DOWN = "🂠"
 ROBOT = "🤖"  # the mark of a computer's seat in the texts
 VARIANT_NAMES = GAMES
@@ -152,6 +149,12 @@ def unmarked(name: str) -> str:
 def table_picture(view: View, seating: Seating, computers: Collection[int], lang: str) -> Picture:
     """The group's table of the current deal as a picture (public view only); ``computers``: the seats a
     computer plays now (each drawn with a robot)."""
+    return Picture(table_view_scene(view, seating, computers, lang), draw_table)
+
+
+def table_view_scene(view: View, seating: Seating, computers: Collection[int], lang: str) -> TableScene:
+    """What the table of ``view`` shows, as a value: the group's picture draws the public view's, the Mini App
+    a seat's (where his own face-down discards are his to see)."""
     look = presenter(view.variant)
     trump = t(lang, "picture.trump", suit=view.trump.symbol) if view.trump is not None else ""
     stock = t(lang, "table.stock", count=view.stock_size) if view.stock_size else ""
@@ -172,145 +175,7 @@ def table_picture(view: View, seating: Seating, computers: Collection[int], lang
         marks=tuple((p.seat, marks[p.kind]) for p in view.deal_log if p.kind in marks),
         top=t(lang, "picture.top"),
     )
-    scene = table_scene(view, text, german=look.german_cards, kozel=look.marked_card, marks_top=look.marks_trick_top)
-    return Picture(scene, draw_table)
-
-
-# --- the hand -----------------------------------------------------------------------------------------------
-
-
-def hand_status(view: View, seating: Seating, lang: str, *, choosing: bool = False) -> str:
-    """What the seat is to do now; ``choosing``: cards of his are chosen (a tap then chooses, never plays)."""
-    assert view.seat is not None
-    plays = [a for a in view.legal if a.kind in (Kind.PLAY, Kind.LEAD, Kind.BEAT, Kind.DISCARD, Kind.GIVE_BACK)]
-    if any(a.kind is Kind.GIVE_BACK for a in view.legal):
-        received = view.deal_log[-1].cards if view.deal_log and view.deal_log[-1].cards else ()
-        return t(lang, "hand.giveback", card=cards_label(received, view.variant))
-    if view.to_move == view.seat and plays:
-        answer = presenter(view.variant).answer_prompt(view, lang, choosing=choosing)
-        if answer is not None:
-            return answer
-        return t(lang, "hand.your_turn_lead" if not view.trick else "hand.your_turn")
-    return t(lang, "hand.wait", name=seating.name(view.to_move))
-
-
-def render_hand(
-    view: View,
-    seating: Seating,
-    lang: str,
-    *,
-    game_id: int,
-    version: int,
-    selection: frozenset[Card] = frozenset(),
-    away: bool = False,
-) -> tuple[str, InlineKeyboardMarkup | None]:
-    """A player's hand message: the table as he sees it, and his cards as buttons (legal ones active).
-    ``away``: a computer player holds his seat; he sees his cards and one button to come back."""
-    assert view.seat is not None
-    shown = presenter(view.variant)
-    lines = [
-        t(
-            lang,
-            "hand.header",
-            game=game_title(view.variant, lang),
-            chat=escape(seating.chat_title),
-            deal=view.deal_no + 1,
-        ),
-        *status_lines(view, seating, lang),
-        *trick_lines(view, seating, lang),
-        *tricks_lines(view, seating, lang),
-        score_line(view, seating, lang),
-    ]
-    if view.exchange is not None:
-        given, back = view.exchange
-        lines.append(t(lang, "hand.exchange_known", given=shown.card_label(given), back=shown.card_label(back)))
-    selection = frozenset(c for c in selection if c in view.hand)
-    trump = int(view.trump) if view.trump is not None else None
-    if shown.selects_cards and selection:
-        lines += shown.chosen_lines(view, shown.sort_hand(selection, trump), lang)
-    if away:
-        lines += ["", shown.cards_label(shown.sort_hand(view.hand, trump)), t(lang, "hand.away")]
-        button = InlineKeyboardButton(t(lang, "hand.back_button"), callback_data=Back(game_id).data())
-        return "\n".join(lines), InlineKeyboardMarkup([[button]])
-    lines += ["", hand_status(view, seating, lang, choosing=bool(selection))]
-    if view.to_move == view.seat and not set(view.hand) <= playable_cards(view):  # what ·J♥· means, on his turn
-        lines.append(t(lang, "hand.greyed"))
-    return "\n".join(lines), hand_keyboard(view, lang, game_id, version, selection)
-
-
-def playable_cards(view: View) -> set[Card]:
-    """The cards of the hand that a tap may use now; the others are shown ·greyed·."""
-    if presenter(view.variant).selects_cards:
-        return {c for a in view.legal for c in a.cards}
-    return {a.cards[0] for a in view.legal if a.kind in (Kind.PLAY, Kind.GIVE_BACK) and len(a.cards) == 1}
-
-
-def hand_keyboard(
-    view: View, lang: str, game_id: int, version: int, selection: frozenset[Card]
-) -> InlineKeyboardMarkup | None:
-    """Card buttons (legal ones active) and the special moves; None for an empty hand (Telegram refuses an
-    empty keyboard)."""
-
-    def play(action: Action) -> str:
-        return Play(game_id, version, action).data()
-
-    unplayable = Unplayable(game_id, version).data()
-    shown = presenter(view.variant)
-    trump = int(view.trump) if view.trump is not None else None
-    cards = shown.sort_hand(view.hand, trump)
-    rows: list[list[InlineKeyboardButton]] = []
-    card_buttons = []
-    at_once = {} if selection or not shown.selects_cards else shown.one_tap(view)  # once choosing, a tap chooses
-    if shown.selects_cards:
-        playable = playable_cards(view)
-        for card in cards:
-            label = shown.card_label(card)
-            toggle = Toggle(game_id, version, card).data()
-            if card in selection:
-                card_buttons.append(InlineKeyboardButton("✅" + label, callback_data=toggle))
-            elif card in at_once:  # a discard is marked with the back it will show on the table
-                back = "🂠" if at_once[card].kind is Kind.DISCARD else ""
-                card_buttons.append(InlineKeyboardButton(back + label, callback_data=play(at_once[card])))
-            elif card in playable:
-                card_buttons.append(InlineKeyboardButton(label, callback_data=toggle))
-            else:
-                card_buttons.append(InlineKeyboardButton(f"·{label}·", callback_data=unplayable))
-    else:
-        by_card: dict[Card, Action] = {
-            a.cards[0]: a for a in view.legal if a.kind in (Kind.PLAY, Kind.GIVE_BACK) and len(a.cards) == 1
-        }
-        for card in cards:
-            label = shown.card_label(card)
-            action = by_card.get(card)
-            if action is not None:
-                card_buttons.append(InlineKeyboardButton(label, callback_data=play(action)))
-            else:
-                card_buttons.append(InlineKeyboardButton(f"·{label}·", callback_data=unplayable))
-    rows += [card_buttons[i : i + CARDS_PER_ROW] for i in range(0, len(card_buttons), CARDS_PER_ROW)]
-
-    specials: list[InlineKeyboardButton] = []
-    forced = shown.forced_cards(view) if shown.selects_cards else None
-    if shown.selects_cards and (selection or forced):
-        chosen = forced or tuple(sorted(selection))  # a forced move takes one tap, nothing to choose
-        assert view.seat is not None
-        for kind, key in ((Kind.LEAD, "button.lead"), (Kind.BEAT, "button.beat"), (Kind.DISCARD, "button.discard")):
-            action = Action(view.seat, kind, chosen)
-            if action in view.legal and action not in at_once.values():  # no second button for one move
-                specials.append(InlineKeyboardButton(t(lang, key, count=len(chosen)), callback_data=play(action)))
-        if selection:
-            specials.append(InlineKeyboardButton(t(lang, "button.clear"), callback_data=Clear(game_id, version).data()))
-    for action in view.legal:
-        if action.kind is Kind.MOLODKA:
-            specials.append(InlineKeyboardButton(t(lang, "button.molodka"), callback_data=play(action)))
-        elif action.kind is Kind.REDEAL:
-            specials.append(InlineKeyboardButton(t(lang, "button.redeal"), callback_data=play(action)))
-        elif action.kind is Kind.EXCHANGE:
-            label = t(lang, "button.exchange", card=shown.card_label(action.cards[0]))
-            specials.append(InlineKeyboardButton(label, callback_data=play(action)))
-        elif action.kind is Kind.DOUBLE:
-            specials.append(InlineKeyboardButton(t(lang, "button.double"), callback_data=play(action)))
-    rows += [specials[i : i + 2] for i in range(0, len(specials), 2)]
-    return InlineKeyboardMarkup(rows) if rows else None
+    return table_scene(view, text, german=look.german_cards, kozel=look.marked_card, marks_top=look.marks_trick_top)
 
 
 def render_hand_closed(

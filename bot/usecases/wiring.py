@@ -12,6 +12,7 @@ from bot.config import Settings
 from bot.delivery.notify import Notifier
 from bot.delivery.outbox import Priority
 from bot.delivery.publisher import Publisher
+from bot.miniapp.links import AppLinks
 from bot.usecases.abandoned import Abandonment
 from bot.usecases.chats import Chats
 from bot.usecases.computers import Computers
@@ -163,6 +164,7 @@ def build(
         clock,
         settings.turn_ping_seconds,
         turn_ping_watching=settings.turn_ping_watching_seconds,
+        links=AppLinks.of(settings, bot_username),
     )
     tell = notifier.background.tell_soon  # a handler is done once its change is stored
     table = Table(storage, games, tell)

@@ -16,7 +16,7 @@ class Messages(World):
     async def m_sendMessage(self, params: dict[str, Any]) -> dict[str, Any]:
         chat = self._chat(params["chat_id"])
         self._check_text(params)
-        self._check_markup(params.get("reply_markup"))
+        self._check_markup(params.get("reply_markup"), chat.chat_id)
         message_id = self._message_id(chat.chat_id)
         message = Message(
             chat.chat_id, message_id, params["text"], params.get("reply_markup"), True, self.clock.now(),
@@ -32,7 +32,7 @@ class Messages(World):
             raise ApiError(400, "Bad Request: message identifier is not specified")
         message = self._own_message(params)
         self._check_text(params)
-        self._check_markup(params.get("reply_markup"))
+        self._check_markup(params.get("reply_markup"), message.chat_id)
         markup = params.get("reply_markup")
         if markup == {"inline_keyboard": []}:
             markup = None

@@ -14,7 +14,7 @@ class Photos(World):
     async def m_sendPhoto(self, params: dict[str, Any]) -> dict[str, Any]:
         chat = self._chat(params["chat_id"])
         caption = self._caption(params)
-        self._check_markup(params.get("reply_markup"))
+        self._check_markup(params.get("reply_markup"), chat.chat_id)
         photo = params["photo"]
         if isinstance(photo, Upload):
             file_id = self.add_photo(photo.content)
@@ -79,7 +79,7 @@ class Photos(World):
         if message.photo is None:
             raise ApiError(400, "Bad Request: there is no media in the message to edit")
         caption = self._caption(media)
-        self._check_markup(params.get("reply_markup"))
+        self._check_markup(params.get("reply_markup"), message.chat_id)
         photo = self._photo_of(media["media"], params)
         self._edited(message, "editMessageMedia", photo, caption, params.get("reply_markup"))
         return self._message_json(message)
@@ -91,6 +91,6 @@ class Photos(World):
         if message.photo is None:
             raise ApiError(400, "Bad Request: there is no caption in the message to edit")
         caption = self._caption(params)
-        self._check_markup(params.get("reply_markup"))
+        self._check_markup(params.get("reply_markup"), message.chat_id)
         self._edited(message, "editMessageCaption", message.photo, caption, params.get("reply_markup"))
         return self._message_json(message)

@@ -15,6 +15,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Collection
 from dataclasses import asdict
 from typing import Any
+from urllib.parse import urlsplit
 
 import PIL.Image
 from aiohttp import web
@@ -92,6 +93,7 @@ class World:
         self.username = username
         self.commands: dict[str, list[dict[str, str]]] = {}  # "<scope type>:<language>" -> the menu
         self.listeners: list[Listener] = []
+        self.apps: dict[str, str] = {}  # the bot's Mini Apps by short name (BotFather's /newapp): their addresses
         self.pressed_by: dict[str, int] = {}  # callback query id -> the user who pressed
         self._last_update_id = 0
         self._last_callback_id = 0
@@ -212,12 +214,24 @@ class World:
             raise ApiError(400, "Bad Request: message caption is too long" if limit < MAX_TEXT else
                            "Bad Request: message is too long")  # fmt: skip
 
-    def _check_markup(self, markup: dict[str, Any] | None) -> None:
+    def _check_markup(self, markup: dict[str, Any] | None, chat_id: int) -> None:
+        """An inline keyboard as Telegram takes it: callback data of 1-64 bytes, and a ``web_app`` button only
+        in a private chat, to an HTTPS address (here also plain HTTP on this machine: the playground's own)."""
         for row in (markup or {}).get("inline_keyboard", []):
             for button in row:
                 data = button.get("callback_data")
                 if data is not None and not 1 <= len(data.encode()) <= MAX_CALLBACK_BYTES:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+                app = button.get("web_app")
+                if app is None:
+                    continue
+                if self.chats[chat_id].kind != "private":
+                    raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+                address = urlsplit(str(app.get("url", "")))
+                local = address.scheme == "http" and address.hostname in ("127.0.0.1", "localhost")
+                if not (address.scheme == "https" or local) or not address.netloc:
+                    raise ApiError(400, f"Bad Request: inline keyboard button Web App URL '{app.get('url')}' is "
+                                   "invalid: Only HTTPS links are allowed")  # fmt: skip
 
     def _own_message(self, params: dict[str, Any]) -> Message:
         chat = self._chat(params["chat_id"])

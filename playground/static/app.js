@@ -122,6 +122,7 @@ function render(message) {
         key.appendChild(suited(b.text));
         if (b.callback_data) key.dataset.callback = b.callback_data;
         if (b.url) { key.classList.add("link"); key.addEventListener("click", () => openUrl(b.url)); }
+        else if (b.web_app) { key.classList.add("link"); key.addEventListener("click", () => openApp({ chat: message.chat, message: message.id, url: b.web_app })); }
         else key.addEventListener("click", () => press(message, b.callback_data, key));
         line.appendChild(key);
       }
@@ -184,8 +185,53 @@ function send(chat, text) {
   return post("/api/send", { user: state.me.id, chat, text, reply_to: reply ? reply.id : null });
 }
 
-// t.me deep links to this bot open the private chat and send /start <payload>, as Telegram does.
+// --- Mini Apps: opened in a panel beside the chats, talking to the page as Telegram's web client does ---------
+
+const DARK = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+
+async function openApp(what) {
+  const answer = await post("/api/webapp", { user: state.me.id, dark: DARK, ...what });
+  if (!answer.url) { toast(answer.text, true); return; }
+  $("#app-frame").src = answer.url;
+  state.appTheme = JSON.parse(new URLSearchParams(new URL(answer.url).hash.slice(1)).get("tgWebAppThemeParams") || "{}");
+  $("#app-back").hidden = true;
+  $("#miniapp").hidden = false;
+  $(".panes").classList.add("with-app");
+}
+
+function closeApp() {
+  $("#app-frame").src = "about:blank";
+  $("#miniapp").hidden = true;
+  $(".panes").classList.remove("with-app");
+}
+
+function toApp(eventType, eventData) {
+  $("#app-frame").contentWindow.postMessage(JSON.stringify({ eventType, eventData }), "*");
+}
+
+window.addEventListener("message", (event) => {
+  if (event.source !== $("#app-frame").contentWindow) return;
+  let message;
+  try { message = JSON.parse(event.data); } catch (_) { return; }
+  const data = message.eventData || {};
+  switch (message.eventType) {
+    case "web_app_setup_back_button": $("#app-back").hidden = !data.is_visible; break;
+    case "web_app_close": closeApp(); break;
+    case "web_app_request_theme": toApp("theme_changed", { theme_params: state.appTheme || {} }); break;
+    case "web_app_request_viewport":
+      toApp("viewport_changed", { height: $("#app-frame").clientHeight, is_expanded: true, is_state_stable: true }); break;
+    case "web_app_trigger_haptic_feedback":
+      if (navigator.vibrate) navigator.vibrate(data.type === "notification" ? [30, 40, 30] : 15);
+      $("#miniapp").dataset.haptic = data.type || ""; break;
+    default: break;
+  }
+});
+
+// t.me deep links to this bot open the private chat and send /start <payload>, as Telegram does; a Mini App's
+// direct link opens the app.
 function openUrl(url) {
+  const app = /^https:\/\/t\.me\/([A-Za-z0-9_]+)\/([A-Za-z0-9_]+)(\?|$)/.exec(url);
+  if (app && app[1].toLowerCase() === state.bot.toLowerCase()) { openApp({ link: url }); return; }
   const link = /^https:\/\/t\.me\/([A-Za-z0-9_]+)\?start=([A-Za-z0-9_-]+)$/.exec(url);
   if (link && link[1].toLowerCase() === state.bot.toLowerCase()) {
     $("#pane-private input").focus();
@@ -243,6 +289,7 @@ function show(signedIn) {
 }
 
 function signOut() {
+  closeApp();
   if (state.source) state.source.close();
   sessionStorage.removeItem("kozel.me");
   delete document.body.dataset.ready;
@@ -274,7 +321,9 @@ function setUp() {
   });
   $("#quick-again").addEventListener("click", () => quickstart().catch((e) => toast(String(e.message || e), true)));
   $("#sign-out").addEventListener("click", signOut);
-  for (const section of document.querySelectorAll(".pane")) {
+  $("#app-close").addEventListener("click", closeApp);
+  $("#app-back").addEventListener("click", () => toApp("back_button_pressed"));
+  for (const section of document.querySelectorAll(".pane[data-kind]")) {
     const form = $(".composer", section);
     const input = $("input", form);
     const menu = $(".command-menu", form);
