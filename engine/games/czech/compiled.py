@@ -162,14 +162,19 @@ def best_response(data: bytes, seat: int, lib: ModuleType | None = None, same_wo
 
 
 def worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
-    """The expert's valuation: the best response to the others' heuristics (a game of each for himself is not
-    won by taking the others to play together against one), the heuristics' own playout breaking ties."""
+    """The expert's valuation: the heuristics' own playout of the world, its best response to the others'
+    heuristics breaking ties (a best response alone fits itself to how the heuristics play, which stronger
+    players do not)."""
+    assert isinstance(state, CzechState)
+    data = encode(position(state))
+    value, _ = best_response(data, seat, same_world=same_world)
+    return (_compiled.playout(data, seat) + TIE * value) / (state.num_players - 1)
+
+
+def thorough_worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
+    """The ceiling's valuation: the clairvoyant best response to the others' heuristics, its own cards searched
+    exactly, the playout breaking ties."""
     assert isinstance(state, CzechState)
     data = encode(position(state))
     value, _ = best_response(data, seat, same_world=same_world)
     return (value + TIE * _compiled.playout(data, seat)) / (state.num_players - 1)
-
-
-def thorough_worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
-    """The ceiling's valuation is the expert's: no cheaper stand-in takes the place of its search."""
-    return worth(state, seat, waiting, same_world)
