@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.error import BadRequest
 
+from bench.miniapp import app_choice
 from bot.callbacks import Play
 from bot.config import Settings
 from bot.i18n import t
@@ -251,19 +252,6 @@ async def test_a_page_holds_what_its_person_may_know_and_the_same_buttons_as_his
         assert not ({(c["label"], c["suit"]) for c in cards_in(spectator)} & (held - public))
 
 
-def app_choice(page: dict[str, Any], rng: random.Random) -> str | None:
-    """What a person taps in the page: a card played at once or a move, else he chooses a card."""
-    hand = page["hand"]
-    at_once = [c["data"] for c in hand["cards"] if c["state"] in ("at_once", "discard_at_once")]
-    moves = [m["data"] for m in hand["moves"] if ":a" in m["data"]]
-    if at_once or moves:
-        return str(rng.choice(at_once + moves))
-    chosen = [c["data"] for c in hand["cards"] if c["state"] == "chosen"]
-    fresh = [c["data"] for c in hand["cards"] if c["state"] == "playable"]
-    pool = fresh if fresh and (not chosen or rng.random() < 0.5) else chosen
-    return str(rng.choice(pool)) if pool else None
-
-
 async def test_a_deal_played_by_two_in_the_app_and_two_by_buttons_agrees_everywhere(tmp_path: Path) -> None:
     """Ann and Cid tap in the Mini App, Bob and Dan press their hands' buttons; after every move each page holds
     the buttons of its person's private hand, the group's table caption is the page's, and the game is what the
@@ -470,3 +458,31 @@ async def test_the_mini_app_costs_no_bot_api_call(tmp_path: Path) -> None:
     without, with_app = counts
     assert sum(without.values()) > 50
     assert with_app == without
+
+
+async def test_a_page_is_drawn_once_for_all_who_see_it_alike_and_anew_after_any_change(tmp_path: Path) -> None:
+    async with app_world(tmp_path) as world:
+        _, game_id = await four_people(world)
+        app = miniapp(world)
+        live = world.runner.uses.games.get(game_id)
+        assert live is not None and live.state.to_move is not None
+        for user_id in (98, 99):
+            world.server.add_user(user_id, f"Watcher {user_id}")
+        first = await app.read(game_id, person(world, 98))
+        assert await app.read(game_id, person(world, 99)) is first and app.requests["drawn once"] == 1
+        mover = live.seats[live.state.to_move].user_id
+        assert mover is not None
+        page = await app.read(game_id, person(world, mover))
+        toggle = next((c["data"] for c in page["hand"]["cards"] if c["state"] == "playable"), None)
+        assert toggle is not None  # a lead of four-card Kozel: cards are chosen, then led
+        _, answer = await app.tap(person(world, mover), game_id, toggle)  # his page changes, and only his
+        assert [c["state"] for c in answer["state"]["hand"]["cards"]].count("chosen") == 1
+        assert await app.read(game_id, person(world, 99)) is first
+        play = next(c["data"] for c in (await app.read(game_id, person(world, mover)))["hand"]["cards"]
+                    if c["state"] in ("at_once", "discard_at_once", "chosen"))  # fmt: skip
+        if ":t" in play:  # the chosen card's move
+            play = next(m["data"] for m in (await app.read(game_id, person(world, mover)))["hand"]["moves"] if ":a" in m["data"])
+        status, answer = await app.tap(person(world, mover), game_id, play)
+        assert status == 200 and answer["alert"] is None
+        after = await app.read(game_id, person(world, 99))
+        assert after is not first and after["version"] == first["version"] + 1

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Hashable
 from contextlib import aclosing
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from bot.miniapp.auth import AppUser, Unauthorized, game_of, language_hint, veri
 from bot.miniapp.hub import Watchers
 from bot.miniapp.state import gone, page_state
 from bot.usecases.events import Toast
+from bot.usecases.live import Live
 from bot.usecases.wiring import UseCases
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,8 @@ STATIC = Path(__file__).parent / "static"
 FILES = {"": "index.html", "app.js": "app.js", "app.css": "app.css"}
 HEARTBEAT = 20.0  # seconds between the stream's keep-alive comments: proxies close a connection silent for long
 RETRY_MS = 1500  # how soon a page's browser reconnects a dropped stream
+PRUNE_SLACK = 64  # pages drawn of games no longer running, kept until there are this many
+EVENTS_KEPT = 1024  # pages whose encoded event is kept (the newest of each place of the running games)
 SHUTDOWN = 1.0  # seconds the requests may still take at a stop (the streams end at once)
 SECURITY = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'",
@@ -62,6 +65,9 @@ class MiniApp:
         self.requests: Counter[str] = Counter()  # by what they were: state, press, stream, and each refusal
         self.runner: web.AppRunner | None = None
         self.port = 0
+        # game -> (place, language) -> the page drawn last: what it was drawn from, and the page
+        self._events: dict[int, tuple[dict[str, Any], bytes]] = {}
+        self._drawn: dict[int, dict[tuple[int | None, str], tuple[Hashable, Live, dict[str, Any]]]] = {}
         uses.notifier.watchers.append(self.watchers.changed)
 
     def application(self) -> web.Application:
@@ -107,18 +113,31 @@ class MiniApp:
         return game_id
 
     async def read(self, game_id: int, user: AppUser) -> dict[str, Any]:
-        """The page of ``user`` at the game as it stands, once what was applied is stored."""
+        """The page of ``user`` at the game as it stands, once what was applied is stored.  The pages of one
+        place in one language are drawn once for each state of the game (a change reaches every page of its
+        game, and the spectators' are all alike)."""
         games = self.uses.games
         live = games.get(game_id)
         if live is None:  # not in memory: read it as a press would, under its lock
             async with games.lock(game_id):
                 live = await games.load(game_id)
         if live is None:
+            self._drawn.pop(game_id, None)
             return gone(pick_language(user.language))
         await live.settled()
-        return page_state(live, user.user_id, pick_language(user.language, live.chat_lang))
-
-    # --- what a page asks -------------------------------------------------------------------------------------
+        seat = live.seat_of(user.user_id)
+        lang = live.lang_of(seat) if seat is not None else pick_language(user.language, live.chat_lang)
+        stamp = (live.version, live.selection.get(seat) if seat is not None else None,
+                 tuple((s.user_id, s.stand_in) for s in live.seats), live.seating.names)  # fmt: skip
+        if game_id not in self._drawn and len(self._drawn) > len(games) + PRUNE_SLACK:
+            self._drawn = {g: d for g, d in self._drawn.items() if games.get(g) is not None}  # games that ended
+        drawn = self._drawn.setdefault(game_id, {})
+        if (seat, lang) in drawn and drawn[seat, lang][0] == stamp and drawn[seat, lang][1] is live:
+            self.requests["drawn once"] += 1
+            return drawn[seat, lang][2]
+        page = page_state(live, user.user_id, lang)
+        drawn[seat, lang] = (stamp, live, page)
+        return page
 
     async def tap(self, user: AppUser, game_id: int, data: object) -> tuple[int, dict[str, Any]]:
         """A tap of ``user`` on a button of the page of ``game_id`` whose data is ``data``: the HTTP status and
@@ -163,6 +182,17 @@ class MiniApp:
                     except TimeoutError:
                         yield None
 
+    def event(self, page: dict[str, Any]) -> bytes:
+        """``page`` as an event of the stream, encoded once for every stream that sends it."""
+        known = self._events.get(id(page))
+        if known is not None and known[0] is page:
+            return known[1]
+        if len(self._events) >= EVENTS_KEPT:
+            self._events.clear()
+        encoded = b"data: " + json.dumps(page, ensure_ascii=False).encode() + b"\n\n"
+        self._events[id(page)] = (page, encoded)  # the page is kept with it: its id is not used again meanwhile
+        return encoded
+
     # --- HTTP -------------------------------------------------------------------------------------------------
 
     async def h_state(self, request: web.Request) -> web.Response:
@@ -199,7 +229,7 @@ class MiniApp:
                     if page is None:
                         await response.write(b": still here\n\n")
                     else:
-                        await response.write(b"data: " + json.dumps(page, ensure_ascii=False).encode() + b"\n\n")
+                        await response.write(self.event(page))
         except ConnectionResetError:
             pass  # the page went away
         return response
