@@ -173,7 +173,7 @@ async def hand_presses(server: FakeTelegram, runner: BotRunner, people: list[Per
             started = clock.perf()
             if not await play_turn(mover, rng):
                 continue
-            await asyncio.wait_for(edited[mover.user_id].wait(), 30)
+            await REAL_TIME.wait_for(edited[mover.user_id].wait(), 30)
             waits.append(at.pop(mover.user_id) - started)
             del edited[mover.user_id]
     finally:

@@ -46,8 +46,12 @@ class CompiledGame(Protocol):
         ...
 
     def solvable(self, state: GameState, /, cards: int = ...) -> bool:
-        """Whether an exact solve of the deal from here is affordable in a decision's time (``cards``: a
-        bound of the game's own measure of what is left, for a bench that wants another)."""
+        """Whether an exact solve of the deal from here (``solve``) is affordable in a decision's time
+        (``cards``: a bound of the game's own measure of what is left, for a bench that wants another)."""
+        ...
+
+    def valued(self, state: GameState, /) -> bool:
+        """Whether ``worth`` values the deal from here; before, the heuristics play on."""
         ...
 
     def solve(self, data: bytes, /) -> tuple[int, int]:

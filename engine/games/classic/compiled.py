@@ -141,6 +141,11 @@ def solvable(state: GameState, cards: int = SOLVE_CARDS) -> bool:
     return in_card_play(state) and sum(map(len, state.hands)) <= cards
 
 
+def valued(state: GameState) -> bool:
+    """``worth`` is a solve: it values the deal once the solve is affordable."""
+    return solvable(state)
+
+
 def worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
     assert isinstance(state, ClassicState)
     value, _ = solve(encode(position(state)), same_world=same_world)

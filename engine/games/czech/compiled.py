@@ -127,13 +127,12 @@ def random_play(deals: int, seed: int, options: Mapping[str, object]) -> int:
 
 # --- for the search over sampled worlds (engine.compiled.CompiledGame) and bench.solver -------------------
 
-# The expert values a world by the best response to the others' heuristics (respond.c): affordable from the
-# deal's first card (under 5 ms in 3 to 6 players).  The second figure breaks a tie between candidates: the
-# worth when the seat too plays by the heuristics, weighed too little to outweigh any difference of the first.
-RESPOND_CARDS = 32
+# A world is valued by two figures, both affordable from the deal's first card (under 5 ms in 3 to 6 players):
+# the heuristics' playout and the best response to the others' heuristics (respond.c).  The second breaks a tie
+# between candidates, weighed too little to outweigh any difference of the first.
 TIE = 1e-6
-# bench.solver times the paranoid solver (solve.c): a solve from trick 1 takes longest, so a tenth of the
-# positions there
+SOLVE_CARDS = 20  # cards left in the hands from which a paranoid solve (solve.c) takes milliseconds
+# bench.solver times the paranoid solver: a solve from trick 1 takes longest, so a tenth of the positions there
 BENCH = SolverBench(tricks=(1, 3, 5), fewer={1: 10})
 
 
@@ -142,11 +141,16 @@ def encode_state(state: GameState) -> bytes:
     return encode(position(state))
 
 
-def solvable(state: GameState, cards: int = RESPOND_CARDS) -> bool:
+def solvable(state: GameState, cards: int = SOLVE_CARDS) -> bool:
     """A deal in play with at most ``cards`` cards left in the hands (a double not yet made counts as not
     made)."""
     assert isinstance(state, CzechState)
     return state.to_move is not None and state.outcome is None and sum(map(len, state.hands)) <= cards
+
+
+def valued(state: GameState) -> bool:
+    """The best response and the playout are affordable from the deal's first card."""
+    return solvable(state, 99)
 
 
 def heuristic(data: bytes, lib: ModuleType | None = None) -> Card:

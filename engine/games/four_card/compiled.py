@@ -157,15 +157,16 @@ def encode_state(state: GameState) -> bytes:
     return encode(position(state))
 
 
-STOCK = 20  # the most a stock holds after the deal (F4)
-
-
-def solvable(state: GameState, cards: int = STOCK) -> bool:
-    """Whether ``worth`` values the deal from here while the stock may still hold ``cards`` cards: at once in
-    any position (by default), for the exact solve takes milliseconds once the stock is drawn (``cards=0``), and
-    before that the core plays the deal out by the heuristics instead."""
+def solvable(state: GameState, cards: int = 0) -> bool:
+    """Once the stock is drawn (``cards``: the stock may still hold that many), a solve takes milliseconds;
+    with cards still to draw it can take minutes."""
     assert isinstance(state, FourCardState)
     return len(state.stock) <= cards
+
+
+def valued(state: GameState) -> bool:
+    """``worth`` values any position: by a solve once it is affordable, by the core's playout before."""
+    return True
 
 
 def worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
