@@ -24,7 +24,7 @@ from bot.clock import Clock
 from bot.config import Settings
 from bot.delivery.floods import waiting_out_floods
 from bot.delivery.publisher import Publisher
-from bot.health import Liveness, ObservedRequest, report
+from bot.health import Liveness, ObservedRequest, keep_probing, report
 from bot.health import application as health_app
 from bot.i18n import LANGUAGES, t
 from bot.logs import note
@@ -80,6 +80,7 @@ def build_application(
     async def post_init(application: Application) -> None:  # type: ignore[type-arg]
         liveness.start()
         storage = await Storage.open(settings.database_path, now=clock.now)
+        keep_probing(storage, clock)
         publisher = Publisher(
             application.bot,
             settings.group_messages_per_minute,

@@ -6,7 +6,8 @@ GET ``http://HEALTH_HOST:HEALTH_PORT/health`` answers 200 when all is well, else
   ``getUpdates`` call within the last ``HEALTH_POLL_SLACK_SECONDS`` (a long poll returns at least every
   ``POLL_TIMEOUT_SECONDS``) and has not stopped answering since (``Liveness``); in webhook mode, whether the
   webhook server is running (Telegram posts only when something happens, so silence is no fault);
-- ``database``: ``writable`` when a row of the database could be written and committed just now;
+- ``database``: ``writable`` when a row of the database could be written and committed just now, with room to
+  spare (``Database.probe_write``), else ``not writable:`` and why (the disk full, the database locked …);
 - ``last_update_seconds``: how long ago the last update arrived (for the curious; it does not count).
 
 With ``METRICS`` on, GET ``/metrics`` on the same address answers the metrics of ``bot.metrics``.
@@ -17,6 +18,7 @@ it says healthy, 1 otherwise: what the container's HEALTHCHECK runs.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sys
@@ -34,7 +36,8 @@ from telegram.request import BaseRequest, RequestData
 
 from bot.clock import Clock
 from bot.config import Settings
-from storage import Storage
+from storage import Storage, StorageUnavailable
+from storage.db import REASONS
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +175,8 @@ async def report(
         try:
             await storage.db.probe_write()
             database = "writable"
+        except StorageUnavailable as exc:
+            database = f"not writable: {REASONS[exc.reason]}"
         except Exception as exc:  # any failure to write is what this check is for
             database = f"not writable: {exc}"
     body: dict[str, Any] = {
@@ -183,6 +188,25 @@ async def report(
     healthy = receiving and database == "writable"
     body["status"] = "ok" if healthy else "unhealthy"
     return healthy, body
+
+
+PROBE_SECONDS = 1.0  # while the database takes no writes, how often it is tried again
+
+
+def keep_probing(storage: Storage, clock: Clock, every: float = PROBE_SECONDS) -> None:
+    """Whenever the database goes down (a write it could not take), try it every ``every`` seconds until it
+    takes writes again, so that play goes on by itself once space is back or the lock is released."""
+
+    async def probe() -> None:
+        while storage.db.unavailable is not None:
+            await clock.sleep(every)
+            with contextlib.suppress(StorageUnavailable):
+                await storage.db.probe_write()
+
+    def down(reason: str) -> None:
+        clock.tasks.spawn(probe())
+
+    storage.db.on_down = down
 
 
 def check(host: str, port: int, timeout: float = 5.0) -> tuple[bool, str]:

@@ -8,6 +8,7 @@ from storage.db import (
     NewerSchemaError,
     NotADatabaseError,
     StorageError,
+    StorageUnavailable,
 )
 from storage.games import GameRepo, OpenGameExistsError, ReplayMismatchError, ResultRepo, SeatTakenError
 from storage.models import ChatRow, ChatSettings, GameRow, PlayerRow, PlayerStats, ResultRow, SeatRow, TableLine
@@ -36,6 +37,7 @@ __all__ = [
     "SeatTakenError",
     "Storage",
     "StorageError",
+    "StorageUnavailable",
     "TableLine",
     "UpdateRepo",
 ]

@@ -9,9 +9,12 @@ PRAGMAs:
   ``bench/storage.py``; at the speed people tap cards it does not matter.
 - ``busy_timeout``: a second process (a maintenance script) waits instead of failing at once.
 
-A file that is not an SQLite database, is damaged, or was written by a newer version of the bot is refused
-with a clear error, and is never modified: the checks run on a read-only connection before the file is
-opened for writing.
+A write the file cannot take (the disk full, the database locked by another process for longer than
+``busy_timeout``, the disk read-only or failing) raises ``StorageUnavailable`` with its reason, after the
+transaction was rolled back whole.  The first such failure logs one warning and marks the database down: from
+then on writes (a write transaction, ``execute``, ``insert``) are refused at once, without waiting on the disk
+or the lock, until ``probe_write`` finds that it takes writes again (one more warning says so).  Reads go on
+meanwhile.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ import contextlib
 import contextvars
 import json
 import logging
+import shutil
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -54,6 +58,39 @@ class CorruptDatabaseError(StorageError):
 
 class NewerSchemaError(StorageError):
     """The database was written by a newer version of the bot."""
+
+
+class StorageUnavailable(StorageError):
+    """The database cannot take a write now; nothing of the transaction was stored.  ``reason``: ``full`` (the
+    disk, or the database's page limit), ``locked`` (another process holds the write lock), ``read-only`` or
+    ``disk`` (the disk fails)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"the database takes no writes: {REASONS.get(reason, reason)}")
+        self.reason = reason
+
+
+REASONS = {
+    "full": "the disk is full",
+    "locked": "another process holds its lock",
+    "read-only": "the file or its disk is read-only",
+    "disk": "the disk fails to write",
+}
+# SQLite's primary result codes (``sqlite3.Error.sqlite_errorcode`` & 0xFF) of a write the file cannot take now
+_UNAVAILABLE = {13: "full", 5: "locked", 6: "locked", 8: "read-only", 10: "disk"}
+# What ``probe_write`` needs free before it says the database takes writes again: on the file's disk, and in
+# the database itself (a row this long, written and rolled back), comfortably more than a deal's end writes.
+ROOM_ON_DISK = 1 << 20
+ROOM_IN_FILE = 64 << 10
+
+
+def unavailable_reason(exc: BaseException) -> str | None:
+    """Why SQLite refused a write, if it is one of a moment rather than a bug of the statement."""
+    if isinstance(exc, StorageUnavailable):
+        return exc.reason
+    if isinstance(exc, sqlite3.OperationalError):
+        return _UNAVAILABLE.get(getattr(exc, "sqlite_errorcode", 0) & 0xFF)
+    return None
 
 
 class DuplicateActionError(StorageError):
@@ -120,6 +157,7 @@ def check_file(path: Path) -> int:
 
 
 _current_tx: contextvars.ContextVar[Database | None] = contextvars.ContextVar("storage_tx", default=None)
+_probing: contextvars.ContextVar[bool] = contextvars.ContextVar("storage_probing", default=False)
 
 
 def size_on_disk(path: Path) -> int:
@@ -165,6 +203,10 @@ class Database:
         self._lock = asyncio.Lock()
         self._commit_clock: Callable[[], float] | None = None
         self._on_commit: Callable[[float], None] | None = None
+        self.unavailable: str | None = None  # why writes are refused, while the database is down
+        self.on_down: Callable[[str], None] | None = None  # told when it goes down, to start probing it
+        self._back = asyncio.Event()
+        self._back.set()
 
     def time_commits(self, monotonic: Callable[[], float], observe: Callable[[float], None]) -> None:
         """Tell ``observe`` how many seconds each transaction's COMMIT took, on ``monotonic``'s clock."""
@@ -218,12 +260,45 @@ class Database:
                 await self.conn.execute(f"PRAGMA user_version = {migration.version}")
 
     async def probe_write(self) -> None:
-        """Write and commit one row (the health check's proof that the file takes writes); raises if it cannot."""
-        async with self.transaction():
-            await self.execute(
-                f"INSERT INTO heartbeat (id, at) VALUES (1, {NOW}) "
-                "ON CONFLICT (id) DO UPDATE SET at = excluded.at"
-            )
+        """Prove that the file takes writes, with room to spare (the health check's proof, and the way back
+        after the database went down): free space on its disk, a long row written and rolled back (it needs
+        new pages, which a full database has none of), and one row committed.  Raises
+        ``StorageUnavailable`` if it cannot; brings the database back up if it can."""
+        free = disk_free(self.path)
+        if free is not None and free < ROOM_ON_DISK:
+            raise StorageUnavailable("full")
+        upsert = "INSERT INTO heartbeat (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at"
+        token = _probing.set(True)
+        try:
+            async with self.transaction():
+                await self.execute("SAVEPOINT room")
+                await self.execute(upsert, ("x" * ROOM_IN_FILE,))
+                await self.execute("ROLLBACK TO room")
+                await self.execute("RELEASE room")
+                await self.execute(upsert.replace("?", NOW))
+        finally:
+            _probing.reset(token)
+        self._up()
+
+    async def available(self) -> None:
+        """Return once the database takes writes (at once unless it is down)."""
+        await self._back.wait()
+
+    def _down(self, reason: str) -> None:
+        if self.unavailable is None:
+            log.warning("the database takes no writes (%s): moves are refused until it does", REASONS[reason])
+            self.unavailable = reason
+            self._back.clear()
+            if self.on_down is not None:  # outside this transaction's context: a task it starts is in none
+                contextvars.Context().run(self.on_down, reason)
+        else:
+            self.unavailable = reason
+
+    def _up(self) -> None:
+        if self.unavailable is not None:
+            log.warning("the database takes writes again (it was down: %s)", REASONS[self.unavailable])
+            self.unavailable = None
+            self._back.set()
 
     async def schema_version(self) -> int:
         row = await self.fetchone("PRAGMA user_version")
@@ -232,32 +307,62 @@ class Database:
     # --- transactions and statements ------------------------------------------------------------------
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Database]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any error."""
+    async def transaction(self, *, reading: bool = False) -> AsyncIterator[Database]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any error (``reading``: a snapshot to read in,
+        which writes nothing, so it is not refused while the database takes no writes)."""
         if _current_tx.get() is self:
             yield self
             return
+        if self.unavailable is not None and not _probing.get() and not reading:
+            raise StorageUnavailable(self.unavailable)
         async with self._lock:
             token = _current_tx.set(self)
             try:
-                with _on_the_thread:
-                    await self.conn.execute("BEGIN IMMEDIATE")
-                try:
-                    yield self
-                except BaseException:
+                with self._unavailable_raised():
                     with _on_the_thread:
-                        await self.conn.execute("ROLLBACK")
-                    raise
-                started = self._commit_clock() if self._commit_clock is not None else 0.0
-                with _on_the_thread:
-                    await self.conn.execute("COMMIT")
+                        await self.conn.execute("BEGIN" if reading else "BEGIN IMMEDIATE")
+                    try:
+                        yield self
+                    except BaseException:
+                        await self._roll_back()
+                        raise
+                    started = self._commit_clock() if self._commit_clock is not None else 0.0
+                    try:
+                        with _on_the_thread:
+                            await self.conn.execute("COMMIT")
+                    except BaseException:
+                        await self._roll_back()  # a failed COMMIT may leave the transaction open
+                        raise
                 if self._commit_clock is not None and self._on_commit is not None:
                     self._on_commit(self._commit_clock() - started)
             finally:
                 _current_tx.reset(token)
 
+    async def _roll_back(self) -> None:
+        if self.conn.in_transaction:
+            with _on_the_thread:
+                await self.conn.execute("ROLLBACK")
+
+    @contextlib.contextmanager
+    def _unavailable_raised(self) -> Iterator[None]:
+        """A write the file cannot take now becomes ``StorageUnavailable`` (the probe's own failures do not
+        take the database down: a health check is no write of the bot's)."""
+        try:
+            yield
+        except Exception as exc:
+            reason = unavailable_reason(exc)
+            if reason is None:
+                raise
+            if not _probing.get():
+                self._down(reason)
+            if isinstance(exc, StorageUnavailable):
+                raise
+            raise StorageUnavailable(reason) from exc
+
     @asynccontextmanager
-    async def _statement(self) -> AsyncIterator[None]:
+    async def _statement(self, writes: bool = False) -> AsyncIterator[None]:
+        if writes and _current_tx.get() is not self and self.unavailable is not None and not _probing.get():
+            raise StorageUnavailable(self.unavailable)
         if _current_tx.get() is self:
             self._statement_time = self.stamp()
             with _on_the_thread:
@@ -265,12 +370,12 @@ class Database:
         else:
             async with self._lock:
                 self._statement_time = self.stamp()
-                with _on_the_thread:
+                with self._unavailable_raised(), _on_the_thread:
                     yield
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement; return the number of rows it changed."""
-        async with self._statement():
+        async with self._statement(writes=True):
             cursor = await self.conn.execute(sql, params)
             count = cursor.rowcount
             await cursor.close()
@@ -278,7 +383,7 @@ class Database:
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run an INSERT; return the new row id."""
-        async with self._statement():
+        async with self._statement(writes=True):
             cursor = await self.conn.execute(sql, params)
             rowid = cursor.lastrowid
             await cursor.close()
@@ -286,7 +391,7 @@ class Database:
             return rowid
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        async with self._statement():
+        async with self._statement(writes=True):
             await self.conn.executemany(sql, rows)
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
@@ -304,6 +409,14 @@ class Database:
             rows = await cursor.fetchall()
             await cursor.close()
             return list(rows)
+
+
+def disk_free(path: Path) -> int | None:
+    """The bytes free on the disk of ``path`` (None where the system does not say)."""
+    try:
+        return shutil.disk_usage(path.parent).free
+    except OSError:
+        return None
 
 
 def split_sql(script: str) -> list[str]:

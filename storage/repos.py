@@ -28,7 +28,11 @@ class ChatRepo:
         self.db = db
 
     async def ensure(self, chat_id: int, title: str, kind: str) -> ChatRow:
-        """The chat, its title and kind as an update just showed them (only an update knows them)."""
+        """The chat, its title and kind as an update just showed them (only an update knows them); read only
+        when they are stored as they are (so that a request that only reads needs no write)."""
+        row = await self.get(chat_id)
+        if row is not None and (row.title, row.kind) == (title, kind):
+            return row
         await self.db.execute(
             f"INSERT INTO chats (chat_id, title, kind, created_at, updated_at) VALUES (?, ?, ?, {NOW}, {NOW}) "
             f"ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title, kind = excluded.kind, updated_at = {NOW} "

@@ -189,7 +189,7 @@ async def with_computers(world: World, command: str, computers: int, *others: st
 async def replay(world: World, game_id: int) -> tuple[GameRow, GameState]:
     """The game as stored, read in one transaction (computer players may commit moves meanwhile)."""
     storage = world.runner.storage
-    async with storage.db.transaction():
+    async with storage.db.transaction(reading=True):
         row = await storage.games.get(game_id)
         assert row is not None
         return row, await storage.games.load_state(row)
@@ -225,6 +225,7 @@ class BotRunner:
         self.earlier_fallbacks = 0  # of the applications stopped before
         self.earlier_failed_tellings = 0
         self.earlier_unexpected_edits = 0
+        self.wall_step = 0.0  # seconds the bot's wall clock is set off the server's (a clock that jumps)
 
     async def start(self) -> None:
         values: dict[str, Any] = {
@@ -242,7 +243,7 @@ class BotRunner:
             )
         settings = Settings(**values)
         # one wall clock across restarts, the server's: what the bot stores and reads back agrees with it
-        clock = Clock(wall=self.server.clock.now)
+        clock = Clock(wall=lambda: self.server.clock.now() + self.wall_step)
         transport = None if self.http else partial(InProcessRequest, self.server)
         app = build_application(settings, seeds=self.seeds, clock=clock, transport=transport)
         await app.initialize()

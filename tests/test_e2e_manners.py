@@ -25,6 +25,7 @@ from tests.e2e import (
     configure,
     eventually,
     finished,
+    loop_time,
     open_game,
     play_turn,
     replay,
@@ -154,6 +155,53 @@ async def test_a_turn_timer_counts_from_when_a_late_hand_showed_the_turn(tmp_pat
         assert moved_at - turn_shown[second] >= 1.2, "his time ran out before his hand had shown him his turn long"
         server.slow_rate = 0.0
         assert server.violations == []
+
+
+async def test_a_wall_clock_set_back_an_hour_or_on_a_day_moves_no_timer(tmp_path: Path) -> None:
+    """The wall clock jumps (set back an hour, then on a day) while the loop's monotonic clock does not: each
+    turn still runs out 30 s after the hand showed it, never early, never an hour late, and once."""
+    async with running_world(tmp_path, **FAST) as world:
+        await configure(world, turn_timer=30, computer_level="basic")
+        turn_since: dict[int, float] = {}  # private chat -> since when its hand shows his turn (loop time)
+        turns: dict[int, float] = {}  # private chat -> how long his hand showed his last turn that ended
+
+        def heard(kind: str, m: Any) -> None:
+            if kind not in ("new", "edit") or m.chat_id <= 0 or not m.buttons():  # his hand
+                return
+            if "👉" in m.text:
+                turn_since.setdefault(m.chat_id, loop_time())
+            elif m.chat_id in turn_since:
+                turns[m.chat_id] = loop_time() - turn_since.pop(m.chat_id)
+
+        world.server.listeners.append(heard)
+        _, game = await open_game(world, "/newgame czech", 3)
+
+        async def timed_out() -> int:
+            rows = await world.runner.storage.db.fetchall(
+                "SELECT count(*) AS n FROM actions WHERE game_id = ? AND user_id IS NULL", (game.game_id,)
+            )
+            return int(rows[0]["n"])
+
+        seats = await world.runner.storage.games.seats(game.game_id)
+        for step in (-3600.0, 86_400.0):
+            await world.runner.settle()
+            world.runner.wall_step += step  # mid-turn: the timer was armed before the jump
+            before = await timed_out()
+
+            async def moved(before: int = before) -> bool:
+                return await timed_out() > before
+
+            await eventually(world, moved, timeout=4000, what="the turn to run out")
+            await world.runner.settle()
+            _, state = await replay(world, game.game_id)
+            user = seats[state.history[-1].seat].user_id
+            assert user in turns, "a turn ran out whose hand had not shown it"
+            waited = turns.pop(user)
+            assert 29.5 <= waited <= 37.0, f"the wall clock stepped {step:+.0f} s: the turn ran out after {waited:.1f} s"
+        await world.runner.settle()
+        told = [m for m in world.group_messages() if "ran out of time" in m.text]
+        assert len(told) == await timed_out(), "a turn ran out twice, or was told twice"
+        assert world.server.violations == []
 
 
 async def test_turn_timer_reminds_plays_for_and_hands_the_seat_over_until_i_am_back(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.delivery.outbox import Closed
 from bot.usecases.events import Event
+from storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +26,7 @@ class Background:
         self._tell = tell
         self._tellings: set[asyncio.Task[None]] = set()  # started, not yet done
         self.failed = 0  # tellings that raised
+        self.unsaved = 0  # tellings whose record (a message's id, a deal told) the database could not take
 
     async def tell_soon(self, events: Sequence[Event]) -> None:
         """Start telling ``events`` and return at once."""
@@ -44,6 +46,9 @@ class Background:
             await work
         except Closed:
             log.info("telling %s is left to the next start: the bot stopped", what)
+        except StorageUnavailable as exc:  # what was sent is sent; only its record is missing (said once)
+            self.unsaved += 1
+            log.info("telling %s was not recorded: %s", what, exc)
         except Exception:
             self.failed += 1
             log.exception("telling %s failed", what)

@@ -386,11 +386,11 @@ class Publisher:
             task.cancel()
 
     def time_left(self, chat_id: int, message_id: int | None, since: float, seconds: float) -> float:
-        """Seconds left of ``seconds`` that began at ``since`` but count from when the person could see the
-        message: from its last change after ``since``, if any (0: they are over); while something is still on
-        its way into his chat they have not begun (``UNSEEN_POLL``: look again then)."""
+        """Seconds left of ``seconds`` that began at ``since`` (``clock.monotonic`` time) but count from when the
+        person could see the message: from its last change after ``since``, if any (0: they are over); while
+        something is still on its way into his chat they have not begun (``UNSEEN_POLL``: look again then)."""
         if self.busy(chat_id):
             return UNSEEN_POLL
         shown = None if message_id is None else self.shown.changed_at((chat_id, message_id))
         start = since if shown is None else max(since, shown)
-        return max(0.0, start + seconds - self.clock.now())
+        return max(0.0, start + seconds - self.clock.monotonic())

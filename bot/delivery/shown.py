@@ -34,7 +34,7 @@ class Shown:
         self._seen[key] = seen
         self._seen.move_to_end(key)
         if changed:
-            self._at[key] = self.clock.now()
+            self._at[key] = self.clock.monotonic()
         self._trim()
 
     def forget(self, key: Key) -> None:
@@ -42,7 +42,7 @@ class Shown:
         self._at.pop(key, None)
 
     def changed_at(self, key: Key) -> float | None:
-        """When the message last changed before its reader (``clock`` time)."""
+        """When the message last changed before its reader (``clock.monotonic`` time)."""
         return self._at.get(key)
 
     def record(self) -> list[tuple[int, int, bytes, str]]:

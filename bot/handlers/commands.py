@@ -23,6 +23,7 @@ from bot.handlers.common import (
 from bot.i18n import LANGUAGES, t
 from bot.present import GAMES, game_title
 from bot.present.menus import render_rules
+from bot.usecases.stored import Unsaved
 from engine import variant_named
 
 log = logging.getLogger(__name__)
@@ -31,7 +32,12 @@ JOIN_PAYLOAD = re.compile(r"j(\d{1,12})(?:s([0-5]))?")  # bot.usecases.lobby.joi
 
 async def once(update: Update, context: Context) -> None:
     """An update redelivered after a crash (same update id) is not handled twice."""
-    if not await uses(context).chats.claim_update(update.update_id):
+    try:
+        claimed = await uses(context).chats.claim_update(update.update_id)
+    except Unsaved as exc:  # what it asks is refused if it would change anything; what only reads answers
+        log.info("update %s is handled without its id stored: %s", update.update_id, exc)
+        return
+    if not claimed:
         log.info("update %s was already handled", update.update_id)
         raise ApplicationHandlerStop
 

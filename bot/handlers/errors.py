@@ -1,5 +1,5 @@
-"""Every error is logged, and the person is told what is true of his request: nothing was changed, or, when
-only the answer after it failed, that it was taken."""
+"""Every error is logged, and the person is told what is true of his request: nothing was changed (and why,
+when the database could not store it), or, when only the answer after it failed, that it was taken."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from telegram.error import NetworkError
 from bot.delivery.outbox import Closed
 from bot.handlers.common import AnswerFailed, Context, reply
 from bot.i18n import pick_language, t
+from bot.usecases.stored import Unsaved
 
 log = logging.getLogger(__name__)
 
@@ -24,13 +25,24 @@ async def on_error(update: object, context: Context) -> None:
         return
     if isinstance(context.error, AnswerFailed):  # Telegram's bad moment after the change was made: no bug
         log.warning("the answer to an update did not reach its person: %s", context.error)
+    elif isinstance(context.error, Unsaved):  # the database said so once, with one warning
+        log.info("an update was refused: %s", context.error)
     else:
         log.error("error while handling %r", update, exc_info=context.error)
     if not isinstance(update, Update):
         return
-    lang = pick_language(update.effective_user.language_code if update.effective_user else None)
     # A failed answer comes after the use case: what the request changed is committed.
-    key = "error.answer_lost" if isinstance(context.error, AnswerFailed) else "error.internal"
+    key = "error.internal"
+    if isinstance(context.error, AnswerFailed):
+        key = "error.answer_lost"
+    elif isinstance(context.error, Unsaved):
+        key = "error.storage"
+    await tell(update, context, key)
+
+
+async def tell(update: Update, context: Context, key: str) -> None:
+    """Tell the person who sent ``update`` the text ``key``, as an alert on a press or a reply in his chat."""
+    lang = pick_language(update.effective_user.language_code if update.effective_user else None)
     try:
         if update.callback_query is not None:
             await update.callback_query.answer(t(lang, key), show_alert=True)

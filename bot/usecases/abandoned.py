@@ -16,6 +16,7 @@ from __future__ import annotations
 from bot.clock import Clock, Handle
 from bot.i18n import t, tn
 from bot.usecases.live import Live, LiveGames
+from bot.usecases.stored import once_stored
 from bot.usecases.table import Tell, ignore
 from bot.usecases.votes import Votes
 from storage import Storage
@@ -70,6 +71,9 @@ class Abandonment:
 
     async def _end(self, game_id: int, key: str) -> None:
         self._handles.pop(game_id, None)
+        await once_stored(self.storage.db, lambda: self._ended(game_id, key))
+
+    async def _ended(self, game_id: int, key: str) -> None:
         async with self.games.lock(game_id):
             live = self.games.get(game_id)
             game = await self.storage.games.get(game_id)

@@ -17,6 +17,7 @@ from concurrent.futures import Executor
 
 from bot.clock import Clock
 from bot.usecases.live import Live, LiveGames
+from bot.usecases.stored import once_stored
 from bot.usecases.table import Table
 from engine import Action, View
 from engine.players import BasicPlayer, decide
@@ -55,8 +56,9 @@ class Computers:
             self._drivers[game_id] = self.tasks.spawn(self._drive(game_id))
 
     async def _drive(self, game_id: int) -> None:
+        db = self.table.storage.db
         try:
-            while await self._step(game_id):
+            while await once_stored(db, lambda: self._step(game_id), lambda: self.games.reload(game_id)):
                 pass
         finally:
             if self._drivers.get(game_id) is asyncio.current_task():

@@ -140,6 +140,12 @@ class LiveGames:
             settings=chat.settings if chat else ChatSettings(),
         )
 
+    async def reload(self, game_id: int) -> None:
+        """Read the game again if a failed commit made it forgotten (a press would; a computer's or a timer's
+        work waiting for the database must, for no press may come while a computer is to move)."""
+        async with self.lock(game_id):
+            await self.load(game_id)
+
     def put(self, live: Live) -> None:
         self._live[live.game_id] = live
 

@@ -19,6 +19,7 @@ from bot.present.menus import LobbySeat, Rendered, render_lobby, render_lobby_st
 from bot.usecases.events import DealOpened, Edit, Event, Say, Toast
 from bot.usecases.live import LiveGames
 from bot.usecases.people import Person
+from bot.usecases.stored import once_stored
 from bot.usecases.table import Table, Tell, ignore
 from engine import EngineError, find_variant
 from storage import ChatSettings, GameRow, OpenGameExistsError, SeatRow, SeatTakenError, Storage
@@ -268,6 +269,9 @@ class Lobbies:
         return [Edit(game.chat_id, game.lobby_message_id, notice)] if game.lobby_message_id is not None else []
 
     async def expire(self, game_id: int) -> None:
+        await once_stored(self.storage.db, lambda: self._expire(game_id))
+
+    async def _expire(self, game_id: int) -> None:
         async with self.games.lock(game_id):
             game = await self.storage.games.get(game_id)
             if game is None or game.status != "lobby":

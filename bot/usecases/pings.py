@@ -43,13 +43,13 @@ class TurnPings:
     def pressed(self, game_id: int, seat: int) -> None:
         """He pressed a button of his hand: no notice for this turn, and a longer delay for the next."""
         self.cancel(game_id, seat)
-        self._pressed_at[(game_id, seat)] = self.clock.now()
+        self._pressed_at[(game_id, seat)] = self.clock.monotonic()
 
     def delay(self, game_id: int, seat: int) -> float:
         """How long a player whose turn came may take before he is notified: longer when he pressed a
         button of his hand lately (he is probably looking at it)."""
         pressed = self._pressed_at.get((game_id, seat))
-        watching = pressed is not None and self.clock.now() - pressed < WATCHING
+        watching = pressed is not None and self.clock.monotonic() - pressed < WATCHING
         return self.watching if watching and self.turn_ping > 0 else self.turn_ping  # 0: every turn
 
     def forget_presses(self, game_id: int) -> None:
@@ -74,7 +74,8 @@ class TurnPings:
         user = live.user_of(seat)
         delay = self.delay(game_id, seat)
         hand = live.seats[seat].hand_message_id
-        if user is not None and (left := self.publisher.time_left(user, hand, self.clock.now() - delay, delay)) > 0:
+        since = self.clock.monotonic() - delay
+        if user is not None and (left := self.publisher.time_left(user, hand, since, delay)) > 0:
             # His hand showed his turn late (Telegram's budget), or has not yet: the delay counts from then.
             self._pings[(game_id, seat)] = self.clock.later(left, self.ping, game_id, seat, version)
             return

@@ -18,7 +18,7 @@ from bot.present import presenter
 from bot.usecases.events import Applied, DealEnded, Edit, Event, HandChanged, Pressed, SeriesEnded, TrickTaken, TurnCame
 from bot.usecases.live import Live, LiveGames
 from engine import Action, Card
-from storage import SeatRow, Storage
+from storage import SeatRow, Storage, StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,8 @@ class Table:
         self.games = games
         self.tell = tell
         self.moved_on: list[Callable[[Live], None]] = []  # told of every change of a running state (timers …)
-        self.presses: Counter[str] = Counter()  # hand presses by result: applied, stale, refused, forged
+        # hand presses by result: applied, stale, refused, forged, unsaved (the database took no writes)
+        self.presses: Counter[str] = Counter()
 
     async def press(self, press: HandPress, user_id: int) -> str | None:
         """A button in a hand message: the alert to show, or None."""
@@ -57,7 +58,11 @@ class Table:
         if seat is None:
             self.presses["refused"] += 1
             return t(live.chat_lang, "press.not_yours"), []
-        alert, events = await self.seated_press(live, seat, press, user_id)
+        try:
+            alert, events = await self.seated_press(live, seat, press, user_id)
+        except StorageUnavailable:  # nothing of it was stored, and the game is read again on the next press
+            self.presses["unsaved"] += 1
+            return t(live.lang_of(seat), "error.storage"), []
         stale = alert == t(live.lang_of(seat), "press.stale")
         self.presses["applied" if alert is None else "stale" if stale else "refused"] += 1
         return alert, [Pressed(live, seat), *events]  # any press of his is activity: no turn notification

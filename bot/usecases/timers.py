@@ -8,6 +8,7 @@ from bot.delivery.notify import Notifier
 from bot.usecases.computers import Computers
 from bot.usecases.events import TurnMissed
 from bot.usecases.live import Live, LiveGames
+from bot.usecases.stored import once_stored
 from bot.usecases.table import Table
 
 
@@ -43,7 +44,7 @@ class TurnTimers:
         if live.level_of(seat) is not None or live.user_of(seat) is None:
             return
         version = live.version
-        start = self.clock.now() - elapsed
+        start = self.clock.monotonic() - elapsed
         handles = self._timers[game_id] = {
             "expire": self.clock.later(seconds - elapsed, self.expire, game_id, seat, version, start)
         }
@@ -93,6 +94,13 @@ class TurnTimers:
             await self._delete(user, message_id)
 
     async def expire(self, game_id: int, seat: int, version: int, start: float) -> None:
+        await once_stored(
+            self.table.storage.db,
+            lambda: self._expire(game_id, seat, version, start),
+            lambda: self.games.reload(game_id),
+        )
+
+    async def _expire(self, game_id: int, seat: int, version: int, start: float) -> None:
         """The turn ran out: the computer player moves for the person; after two in a row it keeps his seat
         until he taps "I'm back".  Not before his hand has shown him his turn for the whole time (an edit may
         wait for Telegram's budget, or fail and be tried again): his time counts from then."""

@@ -23,7 +23,7 @@ from bot.usecases.seats import Seats
 from bot.usecases.table import Table
 from bot.usecases.timers import TurnTimers
 from bot.usecases.votes import Votes
-from storage import Storage
+from storage import Storage, StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +132,10 @@ class UseCases:
             took = self.clock.monotonic() - self.stop_began
             log.warning("stopping with messages still owed after %.1f s; the next start sends them", took)
         await self.close()
-        await self.games.storage.shown.keep(self.notifier.publisher.shown.record())
+        try:
+            await self.games.storage.shown.keep(self.notifier.publisher.shown.record())
+        except StorageUnavailable as exc:  # the next start edits each message once more: no harm
+            log.info("what the messages show was not kept: %s", exc)
 
     async def close(self) -> None:
         """Stop every timer, background task and telling (on shutdown; again after ``wind_down``, at no cost)."""
