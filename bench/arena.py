@@ -9,12 +9,13 @@ others) and A's mean margin of series points (positive when A's side gained on t
 ``series_margin`` counts).  The whole deck's order is the shuffle's, so a stock is drawn in the same order at
 both tables.
 
-    python -m bench.arena --a basic --b random --deals 2000
-    python -m bench.arena --a strong --b strong1 --deals 300 --worlds 40 --iterations 160
-    python -m bench.arena --a strong1 --b strong1 --budget 0.3 --budget-b 0.06 --deals 200  # what time buys
+    python -m bench.arena --a basic --b random --shuffles 1000
+    python -m bench.arena --a strong --b strong1 --shuffles 150 --worlds 40 --iterations 160
+    python -m bench.arena --a strong1 --b strong1 --budget 0.3 --budget-b 0.06 --shuffles 100  # what time buys
     python -m bench.arena --timing 100          # time per decision of the strong player at its budget
     python -m bench.arena --timing 100 --a strong1
-    python -m bench.arena --a all-seeing --b strong1 --deals 200 --games classic   # the upper bound
+    python -m bench.arena --a all-seeing --b strong1 --shuffles 100 --games classic   # the upper bound
+    python -m bench.arena --a ceiling --b strong1 --shuffles 100 --games four_card  # the honest ceiling
 
 ``all-seeing`` is the arena's own player, never a level of the bot: it plays from the true deal, every card
 known (``AllSeeing``), so the share of its lead over ``strong1`` that ``expert`` makes up tells how much of
