@@ -2,7 +2,7 @@
 API server of the tests, all on this machine.
 
     python -m bench.bot_load [--games 200] [--seconds 60] [--limits] [--computers K [--workers W]] [--fail-rate F]
-                             [--table picture|text]
+                             [--table picture|text] [--commit-delay S]
 
 Prints one JSON object: card plays processed per second, press-to-table-edit latency (p50/p99), Bot API calls
 per card played, and memory per active game (allocations made by engine/, storage/ and bot/ code, traced).
@@ -13,6 +13,7 @@ fake server enforces Telegram's flood control too: ``flood_429`` counts the requ
 publisher tried again).  ``--table`` is how every group shows its table (a picture, the default, or a text):
 the table's staleness counts its edits of either kind, and ``uploaded_kb_per_card`` the pictures' bytes.
 The fake server runs in the same process and on the same core, so its work is counted against the bot.
+``--commit-delay S``: a slow disk, each commit of the bot's S seconds longer (its lock held meanwhile).
 With ``--computers K`` every table seats K strong computer players (default budget and pause) beside 4 − K
 people, who think in W worker processes (0: threads of the bot's process): the latency of the people's
 presses shows whether the thinking stays off the event loop.
@@ -151,6 +152,20 @@ async def open_game(
     return chat_id, people
 
 
+def slow_commits(runner: BotRunner, seconds: float) -> None:
+    """A slow disk: each COMMIT of the bot's connection takes ``seconds`` more, its lock held meanwhile (as an
+    fsync would hold it)."""
+    conn = runner.storage.db.conn
+    execute = conn.execute
+
+    async def slowly(sql: str, *args: Any, **kwargs: Any) -> Any:
+        if sql == "COMMIT":
+            await REAL_TIME.sleep(seconds)
+        return await execute(sql, *args, **kwargs)
+
+    setattr(conn, "execute", slowly)  # noqa: B010 (an instance's method replaced: mypy refuses an assignment)
+
+
 async def run(
     games: int,
     seconds: float,
@@ -161,6 +176,7 @@ async def run(
     fail_rate: float = 0.0,
     pace: float = 0.0,
     table: str = "picture",
+    commit_delay: float = 0.0,
 ) -> dict[str, Any]:
     server = FakeTelegram(limits=Limits() if limits else None)
     server.fail_rate = fail_rate
@@ -173,6 +189,8 @@ async def run(
             settings.update(group_messages_per_minute=0)
         runner = BotRunner(server, Path(tmp) / "load.db", **settings)
         await runner.start()
+        if commit_delay:
+            slow_commits(runner, commit_delay)
         await show_tables_as(runner, games, table)
         tracemalloc.start()
         before, _ = tracemalloc.get_traced_memory()
@@ -238,6 +256,7 @@ async def run(
         "games": games,
         "table": table,
         "limits": limits,
+        "commit_delay_ms": round(commit_delay * 1000),
         "computers_per_table": computers,
         "computer_workers": workers,
         "seconds": round(elapsed, 1),
@@ -777,6 +796,7 @@ def main() -> None:
     )
     parser.add_argument("--cruise", type=float, help="the bot's RATE_CRUISE_SHARE (with --split)")
     parser.add_argument("--table", choices=("picture", "text"), default="picture", help="how the groups show it")
+    parser.add_argument("--commit-delay", type=float, default=0.0, help="seconds each commit takes more (a slow disk)")
     args = parser.parse_args()
     if args.split:
         print(
@@ -797,7 +817,7 @@ def main() -> None:
         return
     result = run(
         args.games, args.seconds, args.limits, args.computers, args.workers, fail_rate=args.fail_rate, pace=args.pace,
-        table=args.table,
+        table=args.table, commit_delay=args.commit_delay,
     )  # fmt: skip
     print(json.dumps(asyncio.run(result)))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from telegram.error import NetworkError, RetryAfter
+from telegram.error import BadRequest, NetworkError, RetryAfter
 
 from bot.clock import Clock
 
@@ -42,3 +42,9 @@ def transient(exc: NetworkError) -> bool:
     """Whether trying again may help: not when the bot's own HTTP client failed (python-telegram-bot wraps
     its RuntimeError, e.g. a request made after the application shut its client down, as a NetworkError)."""
     return not isinstance(exc.__cause__, RuntimeError)
+
+
+def chat_gone(exc: BadRequest) -> bool:
+    """Whether Telegram refused a call because the chat is not there for the bot any more (it was removed from a
+    group, or the group was deleted): nothing to send there, no bug."""
+    return "chat not found" in exc.message.lower()

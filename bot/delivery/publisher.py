@@ -36,7 +36,7 @@ from telegram import Bot, InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot.clock import Clock
-from bot.delivery.floods import FLOOD_WAITS, seconds, transient
+from bot.delivery.floods import FLOOD_WAITS, chat_gone, seconds, transient
 from bot.delivery.outbox import CRUISE_SHARE, Closed, Outbox, Priority, Waiter
 from bot.delivery.sending import MAX_CAPTION, MAX_TEXT, FileIds, Picture, Render, change, edit_method, fit, post
 from bot.delivery.shown import Shown
@@ -146,8 +146,11 @@ class Publisher:
                 log.info("cannot write to chat %s", chat_id)
                 self._forbidden(chat_id)
                 return None
-            except BadRequest:
-                raise
+            except BadRequest as exc:
+                if not chat_gone(exc):
+                    raise
+                log.info("cannot write to chat %s: it is gone (%s)", chat_id, exc)  # the bot was removed from it
+                return None
             except NetworkError as exc:
                 failures = 0 if await self._reached_again() else failures + 1
                 if failures >= self.attempts or not transient(exc):

@@ -9,10 +9,10 @@ from typing import TypeVar, cast
 
 from telegram import Chat, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import BadRequest, NetworkError, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError
 from telegram.ext import ContextTypes
 
-from bot.delivery.floods import transient, waiting_out_floods
+from bot.delivery.floods import chat_gone, transient, waiting_out_floods
 from bot.i18n import t
 from bot.usecases.people import Person
 from bot.usecases.wiring import UseCases
@@ -23,6 +23,11 @@ T = TypeVar("T")
 
 class AnswerFailed(Exception):
     """The answer to a request did not reach the person; the use case had already done its work."""
+
+
+class ChatGone(AnswerFailed):
+    """The answer's chat is not there for the bot (it was removed from the group, or blocked by the person):
+    there is nobody to tell, and nothing is wrong."""
 
 
 ANSWER_WAITS = (0.5, 1.0)  # seconds before each new try of an answer that met a 5xx or a network failure
@@ -38,9 +43,13 @@ async def answering(context: Context, call: Callable[[], Awaitable[T]]) -> T:
         try:
             return await waiting_out_floods(call, clock)
         except NetworkError as exc:
+            if isinstance(exc, BadRequest) and chat_gone(exc):
+                raise ChatGone(str(exc)) from exc
             if wait is None or isinstance(exc, BadRequest) or not transient(exc):
                 raise AnswerFailed(str(exc)) from exc
             await clock.sleep(wait)
+        except Forbidden as exc:
+            raise ChatGone(str(exc)) from exc
         except TelegramError as exc:
             raise AnswerFailed(str(exc)) from exc
     raise AssertionError("the last try returns or raises")

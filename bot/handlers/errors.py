@@ -9,7 +9,7 @@ from telegram import Update
 from telegram.error import NetworkError
 
 from bot.delivery.outbox import Closed
-from bot.handlers.common import AnswerFailed, Context, reply
+from bot.handlers.common import AnswerFailed, ChatGone, Context, reply
 from bot.i18n import pick_language, t
 from bot.usecases.stored import Unsaved
 
@@ -22,6 +22,9 @@ async def on_error(update: object, context: Context) -> None:
         return
     if isinstance(context.error, Closed):  # a stop's time ran out before the answer's turn: nothing to tell
         log.info("an answer was left unsent: the bot stopped")
+        return
+    if isinstance(context.error, ChatGone):
+        log.info("an update from a chat the bot cannot write to any more: %s", context.error)
         return
     if isinstance(context.error, AnswerFailed):  # Telegram's bad moment after the change was made: no bug
         log.warning("the answer to an update did not reach its person: %s", context.error)
