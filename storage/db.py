@@ -12,7 +12,7 @@ PRAGMAs:
 A write the file cannot take (the disk full, the database locked by another process for longer than
 ``busy_timeout``, the disk read-only or failing) raises ``StorageUnavailable`` with its reason, after the
 transaction was rolled back whole.  The first such failure logs one warning and marks the database down: from
-then on writes (a write transaction, ``execute``, ``insert``) are refused at once, without waiting on the disk
+then on writes (a write transaction; ``execute``, ``insert`` make one) are refused at once, without waiting on the disk
 or the lock, until ``probe_write`` finds that it takes writes again (one more warning says so).  Reads go on
 meanwhile.
 """
@@ -207,6 +207,9 @@ class Database:
         self.on_down: Callable[[str], None] | None = None  # told when it goes down, to start probing it
         self._back = asyncio.Event()
         self._back.set()
+        self._group: list[asyncio.Future[None]] = []  # transactions that wait for the next COMMIT
+        self._queued = 0  # transactions waiting for the connection (the last of them commits the group)
+        self._lost: BaseException | None = None  # why SQLite rolled the open transaction back by itself
 
     def time_commits(self, monotonic: Callable[[], float], observe: Callable[[float], None]) -> None:
         """Tell ``observe`` how many seconds each transaction's COMMIT took, on ``monotonic``'s clock."""
@@ -308,35 +311,127 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self, *, reading: bool = False) -> AsyncIterator[Database]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any error (``reading``: a snapshot to read in,
-        which writes nothing, so it is not refused while the database takes no writes)."""
+        """A transaction: its statements, then its ``COMMIT`` before the block is left; on any error in the
+        block, nothing of it stays (``reading``: a snapshot to read in, which writes nothing, so it is not
+        refused while the database takes no writes).
+
+        Group commit: a transaction that ends while others wait for the connection leaves its ``COMMIT`` to
+        the last of them, so that all of theirs are stored by one; each block is left only once the commit
+        that stores it returned, and raises if it failed.  On a disk whose commits are slow the bot then stores
+        as many moves a commit as are waiting, instead of one.  Each transaction runs in a savepoint of its
+        own, so an error in one undoes only its own statements.  The connection is never left with a
+        transaction open while nobody waits for it."""
         if _current_tx.get() is self:
             yield self
             return
         if self.unavailable is not None and not _probing.get() and not reading:
             raise StorageUnavailable(self.unavailable)
-        async with self._lock:
-            token = _current_tx.set(self)
+        stored: asyncio.Future[None] | None = None
+        await self._acquire()
+        token = _current_tx.set(self)
+        try:
+            with self._unavailable_raised():
+                if not self.conn.in_transaction:
+                    await self._run("BEGIN" if reading else "BEGIN IMMEDIATE")
+                await self._run("SAVEPOINT tx")
+                try:
+                    yield self
+                except BaseException as exc:
+                    if self.conn.in_transaction:
+                        await self._run("ROLLBACK TO tx")
+                        await self._run("RELEASE tx")
+                    else:  # SQLite rolled the whole transaction back (a full disk, an I/O error): the group's too
+                        self._lost = exc
+                    raise
+                await self._run("RELEASE tx")
+                if not reading:
+                    stored = self._join_group()
+        finally:
+            try:
+                if self._queued == 0:  # nobody waits to add his work: commit what the group did
+                    await self._commit()
+            finally:
+                _current_tx.reset(token)
+                self._lock.release()
+        if stored is not None:
+            await stored
+
+    async def _acquire(self) -> None:
+        """Take the connection, counted among those waiting for it while waiting (the last of them commits)."""
+        self._queued += 1
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self._queued -= 1
+            if self._queued == 0 and self._group:  # it was to commit the others' work: a task does instead
+                contextvars.Context().run(asyncio.ensure_future, self._commit_alone())
+            raise
+        self._queued -= 1
+
+    @asynccontextmanager
+    async def _alone(self) -> AsyncIterator[None]:
+        """The connection with no transaction open, for a statement that cannot run inside one (a PRAGMA such
+        as a checkpoint): the group's work is committed first."""
+        await self._acquire()
+        try:
+            if self.conn.in_transaction:
+                await self._commit()
+            self._statement_time = self.stamp()
+            with self._unavailable_raised(), _on_the_thread:
+                yield
+        finally:
+            self._lock.release()
+
+    async def _run(self, sql: str) -> None:
+        with _on_the_thread:
+            await self.conn.execute(sql)
+
+    def _join_group(self) -> asyncio.Future[None]:
+        """A future that the ``COMMIT`` storing this transaction resolves."""
+        stored: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._group.append(stored)
+        return stored
+
+    async def _commit(self) -> None:
+        """End the open transaction (under the lock): commit the group's work, or roll back if there is none;
+        tell each transaction of the group how its commit went."""
+        group, self._group = self._group, []
+        lost, self._lost = self._lost, None
+        if not self.conn.in_transaction:
+            reason = unavailable_reason(lost) if lost is not None else None
+            failed: BaseException | None = StorageUnavailable(reason) if reason else StorageError(f"lost: {lost}")
+        elif not group:
+            await self._roll_back()  # a snapshot read, or a transaction that failed: nothing to keep
+            return
+        else:
+            started = self._commit_clock() if self._commit_clock is not None else 0.0
+            failed = None
             try:
                 with self._unavailable_raised():
-                    with _on_the_thread:
-                        await self.conn.execute("BEGIN" if reading else "BEGIN IMMEDIATE")
                     try:
-                        yield self
-                    except BaseException:
-                        await self._roll_back()
-                        raise
-                    started = self._commit_clock() if self._commit_clock is not None else 0.0
-                    try:
-                        with _on_the_thread:
-                            await self.conn.execute("COMMIT")
+                        await self._run("COMMIT")
                     except BaseException:
                         await self._roll_back()  # a failed COMMIT may leave the transaction open
                         raise
-                if self._commit_clock is not None and self._on_commit is not None:
-                    self._on_commit(self._commit_clock() - started)
-            finally:
-                _current_tx.reset(token)
+            except Exception as exc:
+                failed = exc
+            if failed is None and self._commit_clock is not None and self._on_commit is not None:
+                self._on_commit(self._commit_clock() - started)
+        for stored in group:
+            if stored.done():
+                continue
+            if failed is None:
+                stored.set_result(None)
+            elif isinstance(failed, StorageUnavailable):
+                stored.set_exception(StorageUnavailable(failed.reason))
+            else:
+                stored.set_exception(StorageError(f"the commit failed: {failed}"))
+
+    async def _commit_alone(self) -> None:
+        """The one who was to commit the group gave up waiting (cancelled): commit it in his stead."""
+        async with self._lock:
+            if self._queued == 0:
+                await self._commit()
 
     async def _roll_back(self) -> None:
         if self.conn.in_transaction:
@@ -360,9 +455,7 @@ class Database:
             raise StorageUnavailable(reason) from exc
 
     @asynccontextmanager
-    async def _statement(self, writes: bool = False) -> AsyncIterator[None]:
-        if writes and _current_tx.get() is not self and self.unavailable is not None and not _probing.get():
-            raise StorageUnavailable(self.unavailable)
+    async def _statement(self) -> AsyncIterator[None]:
         if _current_tx.get() is self:
             self._statement_time = self.stamp()
             with _on_the_thread:
@@ -374,8 +467,18 @@ class Database:
                     yield
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Run one statement; return the number of rows it changed."""
-        async with self._statement(writes=True):
+        """Run one statement; return the number of rows it changed (outside a transaction, in one of its own:
+        stored before it returns)."""
+        if _current_tx.get() is not self:
+            if sql.lstrip()[:6].upper() == "PRAGMA":
+                async with self._alone():
+                    cursor = await self.conn.execute(sql, params)
+                    count = cursor.rowcount
+                    await cursor.close()
+                    return count
+            async with self.transaction():
+                return await self.execute(sql, params)
+        async with self._statement():
             cursor = await self.conn.execute(sql, params)
             count = cursor.rowcount
             await cursor.close()
@@ -383,7 +486,10 @@ class Database:
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run an INSERT; return the new row id."""
-        async with self._statement(writes=True):
+        if _current_tx.get() is not self:
+            async with self.transaction():
+                return await self.insert(sql, params)
+        async with self._statement():
             cursor = await self.conn.execute(sql, params)
             rowid = cursor.lastrowid
             await cursor.close()
@@ -391,7 +497,10 @@ class Database:
             return rowid
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        async with self._statement(writes=True):
+        if _current_tx.get() is not self:
+            async with self.transaction():
+                return await self.executemany(sql, rows)
+        async with self._statement():
             await self.conn.executemany(sql, rows)
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:

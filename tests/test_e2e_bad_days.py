@@ -28,7 +28,7 @@ from tests.e2e import (
     with_computers,
 )
 
-REFUSED = "I can't save moves right now, so nothing was changed. Please try again in a minute."
+REFUSED = "I can't save anything right now, so nothing was changed. Please try again in a minute."
 
 
 def fill_to_the_last_page(path: Path) -> int:

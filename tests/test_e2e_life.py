@@ -40,7 +40,7 @@ async def test_an_idle_lobby_expires(tmp_path: Path) -> None:
         lobby = world.group_messages()[-1]
         await asyncio.sleep(1.2)  # four times the TTL: slack for a loaded CI machine
         await world.runner.settle()
-        assert "lobby has closed" in world.server.messages[(GROUP, lobby.message_id)].text
+        assert "so it was closed" in world.server.messages[(GROUP, lobby.message_id)].text
         assert await world.runner.storage.games.open_game(GROUP) is None
         assert world.server.violations == []
 

@@ -584,7 +584,7 @@ async def test_a_reply_that_fails_after_its_change_was_stored_does_not_claim_not
     assert game is not None
     assert [s.user_id for s in await world.runner.storage.games.seats(game.game_id)] == [1]
     told = world.server.bot_messages(1)[-1].text
-    assert "handled your request" in told and "nothing was changed" not in told
+    assert "couldn't show you the result" in told and "nothing was changed" not in told
     assert world.server.failed == ["sendMessage: 500"] * 3
 
 
@@ -607,7 +607,7 @@ async def test_an_answer_that_meets_a_bad_moment_is_tried_again(world: World, ca
         await world.runner.settle()
     assert world.server.failed == ["sendMessage: 500", "answerCallbackQuery: network"]
     assert not answer.get("show_alert"), answer
-    assert not any("handled your request" in m.text for p in people for m in world.server.bot_messages(p.user_id))
+    assert not any("couldn't show you the result" in m.text for p in people for m in world.server.bot_messages(p.user_id))
     game = await world.runner.storage.games.open_game(GROUP)
     assert game is not None and game.status == "active"
     assert [r.getMessage() for r in caplog.records if r.levelno > logging.INFO] == []

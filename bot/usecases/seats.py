@@ -40,8 +40,9 @@ class Seats:
         """ "I'm back": the person takes his seat from the computer player again."""
         async with self.games.lock(game_id):
             live = await self.games.load(game_id)
-            if live is None:
-                return t("en", "press.over")
+            if live is None:  # (told in the language of the game's chat, as a press on its hand is)
+                game = await self.storage.games.get(game_id)
+                return t(await self.chat_lang(game.chat_id) if game else "en", "press.over")
             seat = live.seat_of(user_id)
             if seat is None:
                 return t(live.chat_lang, "press.not_yours")
