@@ -209,7 +209,6 @@ class Database:
         self._back.set()
         self._group: list[asyncio.Future[None]] = []  # transactions that wait for the next COMMIT
         self._queued = 0  # transactions waiting for the connection (the last of them commits the group)
-        self._lost: BaseException | None = None  # why SQLite rolled the open transaction back by itself
 
     def time_commits(self, monotonic: Callable[[], float], observe: Callable[[float], None]) -> None:
         """Tell ``observe`` how many seconds each transaction's COMMIT took, on ``monotonic``'s clock."""
@@ -341,7 +340,7 @@ class Database:
                         await self._run("ROLLBACK TO tx")
                         await self._run("RELEASE tx")
                     else:  # SQLite rolled the whole transaction back (a full disk, an I/O error): the group's too
-                        self._lost = exc
+                        self._tell_group(exc)
                     raise
                 await self._run("RELEASE tx")
                 if not reading:
@@ -395,37 +394,41 @@ class Database:
     async def _commit(self) -> None:
         """End the open transaction (under the lock): commit the group's work, or roll back if there is none;
         tell each transaction of the group how its commit went."""
-        group, self._group = self._group, []
-        lost, self._lost = self._lost, None
         if not self.conn.in_transaction:
-            reason = unavailable_reason(lost) if lost is not None else None
-            failed: BaseException | None = StorageUnavailable(reason) if reason else StorageError(f"lost: {lost}")
-        elif not group:
+            self._tell_group(StorageError("the transaction was rolled back"))
+            return
+        if not self._group:
             await self._roll_back()  # a snapshot read, or a transaction that failed: nothing to keep
             return
-        else:
-            started = self._commit_clock() if self._commit_clock is not None else 0.0
-            failed = None
-            try:
-                with self._unavailable_raised():
-                    try:
-                        await self._run("COMMIT")
-                    except BaseException:
-                        await self._roll_back()  # a failed COMMIT may leave the transaction open
-                        raise
-            except Exception as exc:
-                failed = exc
-            if failed is None and self._commit_clock is not None and self._on_commit is not None:
-                self._on_commit(self._commit_clock() - started)
+        started = self._commit_clock() if self._commit_clock is not None else 0.0
+        try:
+            with self._unavailable_raised():
+                try:
+                    await self._run("COMMIT")
+                except BaseException:
+                    await self._roll_back()  # a failed COMMIT may leave the transaction open
+                    raise
+        except BaseException as exc:
+            self._tell_group(exc)
+            if not isinstance(exc, Exception):
+                raise
+            return
+        self._tell_group(None)
+        if self._commit_clock is not None and self._on_commit is not None:
+            self._on_commit(self._commit_clock() - started)
+
+    def _tell_group(self, failed: BaseException | None) -> None:
+        """Tell each transaction waiting for the commit that it is stored (``failed`` None), or why not."""
+        group, self._group = self._group, []
         for stored in group:
             if stored.done():
                 continue
             if failed is None:
                 stored.set_result(None)
-            elif isinstance(failed, StorageUnavailable):
-                stored.set_exception(StorageUnavailable(failed.reason))
+            elif (reason := unavailable_reason(failed)) is not None:
+                stored.set_exception(StorageUnavailable(reason))
             else:
-                stored.set_exception(StorageError(f"the commit failed: {failed}"))
+                stored.set_exception(StorageError(f"the commit failed: {failed!r}"))
 
     async def _commit_alone(self) -> None:
         """The one who was to commit the group gave up waiting (cancelled): commit it in his stead."""
