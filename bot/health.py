@@ -36,7 +36,7 @@ from telegram.request import BaseRequest, RequestData
 
 from bot.clock import Clock
 from bot.config import Settings
-from storage import Storage, StorageUnavailable
+from storage import Storage, StorageError, StorageUnavailable
 from storage.db import REASONS
 
 log = logging.getLogger(__name__)
@@ -200,7 +200,7 @@ def keep_probing(storage: Storage, clock: Clock, every: float = PROBE_SECONDS) -
     async def probe() -> None:
         while storage.db.unavailable is not None:
             await clock.sleep(every)
-            with contextlib.suppress(StorageUnavailable):
+            with contextlib.suppress(StorageError):  # (not yet: the next try is in a second)
                 await storage.db.probe_write()
 
     def down(reason: str) -> None:
