@@ -71,6 +71,18 @@ async def test_refused_presses_change_nothing(tmp_path: Path) -> None:
         assert row is not None and row.action_count == 1
 
 
+async def test_a_card_pressed_while_a_computer_holds_the_seat_says_to_come_back_first(tmp_path: Path) -> None:
+    async with bench(tmp_path) as b:
+        live = await started(b, "czech", 3)
+        seat = live.state.to_move
+        assert seat is not None
+        live.seats[seat] = live.seats[seat].model_copy(update={"stand_in": "basic"})
+        action = live.state.legal_actions(seat)[0]
+        assert await b.table.press(Play(live.game_id, live.version, action), user(seat)) == t("en", "press.away")
+        row = await b.storage.games.get(live.game_id)
+        assert row is not None and row.action_count == 0
+
+
 async def test_cards_are_chosen_before_a_four_card_move(tmp_path: Path) -> None:
     """F7: a lead is one to four cards, chosen one by one, then played with the move button."""
     async with bench(tmp_path) as b:

@@ -107,8 +107,8 @@ class Table:
             return t(lang, "press.not_yours"), []
         if action not in live.state.legal_actions(seat):
             return t(lang, "press.illegal"), [HandChanged(live, seat)]
-        if live.seats[seat].stand_in is not None:
-            return t(lang, "press.stale"), []
+        if live.seats[seat].stand_in is not None:  # his hand shows "I'm back": an older message's card
+            return t(lang, "press.away"), []
         back = live.seats[seat].model_copy(update={"timeouts": 0}) if live.seats[seat].timeouts else None
         return None, await self.act(live, action, user_id, back)  # his own move: no missed turns in a row
 
