@@ -59,7 +59,9 @@ class Votes:
                 events = await self.end(game, t(lang, key, name=escape(person.name)))
                 reply: Rendered = t(lang, key, name=escape(person.name)), None
             else:
-                _, reply, events = await self.vote(game, person.user_id, lang)
+                outcome, reply, events = await self.vote(game, person.user_id, lang)
+                if outcome == "refused":  # he asked to cancel, not to vote: say who can
+                    reply = t(lang, "cancel.not_allowed"), None
         await self.tell(events)
         return reply
 
