@@ -68,6 +68,7 @@ from engine.registry import variant_names
 from playground.botapi import EXEMPT, Limits
 from playground.botapi import BotApiServer as FakeTelegram
 from tests.e2e import BotRunner, Person, play_turn
+from tests.helpers import slow_commits
 
 REAL_TIME = Clock()  # this bench's people wait on the real clock, as Telegram's do
 
@@ -152,20 +153,6 @@ async def open_game(
     return chat_id, people
 
 
-def slow_commits(runner: BotRunner, seconds: float) -> None:
-    """A slow disk: each COMMIT of the bot's connection takes ``seconds`` more, its lock held meanwhile (as an
-    fsync would hold it)."""
-    conn = runner.storage.db.conn
-    execute = conn.execute
-
-    async def slowly(sql: str, *args: Any, **kwargs: Any) -> Any:
-        if sql == "COMMIT":
-            await REAL_TIME.sleep(seconds)
-        return await execute(sql, *args, **kwargs)
-
-    setattr(conn, "execute", slowly)  # noqa: B010 (an instance's method replaced: mypy refuses an assignment)
-
-
 async def run(
     games: int,
     seconds: float,
@@ -190,7 +177,7 @@ async def run(
         runner = BotRunner(server, Path(tmp) / "load.db", **settings)
         await runner.start()
         if commit_delay:
-            slow_commits(runner, commit_delay)
+            slow_commits(runner.storage.db, commit_delay, REAL_TIME.sleep)
         await show_tables_as(runner, games, table)
         tracemalloc.start()
         before, _ = tracemalloc.get_traced_memory()

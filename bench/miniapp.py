@@ -30,7 +30,6 @@ import json
 import multiprocessing
 import random
 import shutil
-import socket
 import tempfile
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -44,17 +43,11 @@ from bot.clock import Clock
 from bot.miniapp.auth import ticket
 from engine import clock
 from playground.botapi import BotApiServer as FakeTelegram
-from tests.e2e import BotRunner, Person, play_turn
+from tests.e2e import BotRunner, Person, free_port, play_turn
+from tests.test_playground import CHROMIUM_ARGS
 
 REAL_TIME = Clock()
 FIRST_PAINT = "(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: null}).startTime"
-BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -190,7 +183,7 @@ async def first_paint(base: str, launch: str) -> dict[str, Any] | None:
 
     paints, drawn = [], []
     async with async_playwright() as driver:
-        browser = await driver.chromium.launch(executable_path=executable, args=BROWSER_ARGS, headless=True)
+        browser = await driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
         for _ in range(5):
             page = await browser.new_page(viewport={"width": 360, "height": 720})
             await page.goto(launch)

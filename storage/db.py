@@ -438,8 +438,7 @@ class Database:
 
     async def _roll_back(self) -> None:
         if self.conn.in_transaction:
-            with _on_the_thread:
-                await self.conn.execute("ROLLBACK")
+            await self._run("ROLLBACK")
 
     @contextlib.contextmanager
     def _unavailable_raised(self) -> Iterator[None]:
@@ -472,16 +471,12 @@ class Database:
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement; return the number of rows it changed (outside a transaction, in one of its own:
         stored before it returns)."""
-        if _current_tx.get() is not self:
-            if sql.lstrip()[:6].upper() == "PRAGMA":
-                async with self._alone():
-                    cursor = await self.conn.execute(sql, params)
-                    count = cursor.rowcount
-                    await cursor.close()
-                    return count
+        outside = _current_tx.get() is not self
+        pragma = sql.lstrip()[:6].upper() == "PRAGMA"
+        if outside and not pragma:
             async with self.transaction():
                 return await self.execute(sql, params)
-        async with self._statement():
+        async with self._alone() if outside else self._statement():
             cursor = await self.conn.execute(sql, params)
             count = cursor.rowcount
             await cursor.close()

@@ -7,16 +7,18 @@ import enum
 import hashlib
 import json
 import random
+import sqlite3
 import types
 import typing
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from bot import callbacks
 from bot.present.render import card_label
 from engine import Action, Card, GameState, Kind, find_variant
 from engine.registry import samples
+from storage import Database
 
 GAME_CONFIGS = samples(every=True)  # every configuration each game is played in by the tests
 
@@ -219,3 +221,29 @@ def play_digest(name: str, options: dict[str, Any], seed: int, deals: int) -> st
 
 def ascii_hands(hands: list[list[Any]]) -> list[str]:
     return [" ".join(c.ascii for c in hand) for hand in hands]
+
+
+def slow_commits(
+    db: Database,
+    seconds: float,
+    sleep: Callable[[float], Awaitable[None]],
+    fail: sqlite3.OperationalError | None = None,
+) -> list[str]:
+    """A slow disk: each COMMIT of ``db``'s connection takes ``seconds`` more (waited with ``sleep``, its lock
+    held meanwhile, as an fsync would hold it), then fails with ``fail`` if given; returns a log that gets
+    "commit" once each COMMIT is done."""
+    conn, log = db.conn, list[str]()
+    execute = conn.execute
+
+    async def slowly(sql: str, *args: Any, **kwargs: Any) -> Any:
+        if sql != "COMMIT":
+            return await execute(sql, *args, **kwargs)
+        await sleep(seconds)
+        if fail is not None:
+            raise fail
+        result = await execute(sql, *args, **kwargs)
+        log.append("commit")
+        return result
+
+    setattr(conn, "execute", slowly)  # noqa: B010 (an instance's method replaced: mypy refuses an assignment)
+    return log

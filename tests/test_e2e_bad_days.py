@@ -66,6 +66,24 @@ async def press_a_card(world: World, people: list[Person], rng: random.Random) -
     return mover, str(answer["text"]) if answer.get("show_alert") else None
 
 
+async def a_press_is_taken_soon(world: World, people: list[Person], rng: random.Random, what: str) -> None:
+    """Once the database can take writes again, the next press is taken within 5 s (it is probed each second)."""
+    since = loop_time()
+
+    async def taken() -> bool:
+        return (await press_a_card(world, people, rng))[1] is None
+
+    await eventually(world, taken, timeout=60, what=what)
+    assert loop_time() - since <= 5.0
+
+
+def said_twice(caplog: pytest.LogCaptureFixture, why: str) -> None:
+    """The two warnings, one when the database went down (``why``) and one when it came back, and no traceback."""
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warned) == 2 and why in warned[0] and "takes writes again" in warned[1], warned
+    assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+
+
 async def stored_moves(world: World, game_id: int) -> int:
     _, state = await replay(world, game_id)
     return len(state.history)
@@ -114,21 +132,13 @@ async def test_a_full_disk_refuses_moves_with_one_warning_and_play_goes_on_when_
         assert await stored_moves(world, game.game_id) == accepted
 
         await db.fetchone(f"PRAGMA max_page_count = {pages + 100_000}")  # space is back
-        back = loop_time()
-
-        async def taken() -> bool:
-            return (await press_a_card(world, people, rng))[1] is None
-
-        await eventually(world, taken, timeout=60, what="a press taken once space is back")
-        assert loop_time() - back <= 5.0
+        await a_press_is_taken_soon(world, people, rng, "a press taken once space is back")
         for _ in range(30):
             assert (await press_a_card(world, people, rng))[1] is None
         assert await stored_moves(world, game.game_id) == accepted + 31
         assert (await health(world))[0] is True
 
-        warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-        assert len(warned) == 2 and "takes no writes" in warned[0] and "takes writes again" in warned[1], warned
-        assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+        said_twice(caplog, "takes no writes (the disk is full)")
         live = world.runner.uses.games.get(game.game_id)
         _, stored = await replay(world, game.game_id)
         assert live is not None and live.state.history == stored.history
@@ -168,19 +178,11 @@ async def test_a_database_locked_by_another_process_refuses_moves_and_play_goes_
         finally:
             other.execute("ROLLBACK")
             other.close()
-        released = loop_time()
-
-        async def taken() -> bool:
-            return (await press_a_card(world, people, rng))[1] is None
-
-        await eventually(world, taken, timeout=60, what="a press taken once the lock is released")
-        assert loop_time() - released <= 5.0
+        await a_press_is_taken_soon(world, people, rng, "a press taken once the lock is released")
         for _ in range(5):
             assert (await press_a_card(world, people, rng))[1] is None
         assert await stored_moves(world, game.game_id) == accepted + 6
-        warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-        assert len(warned) == 2 and "another process holds its lock" in warned[0], warned
-        assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+        said_twice(caplog, "another process holds its lock")
         assert await health(world) == (True, "writable")
         assert (await check(world.runner.db_path)).ok
 
@@ -223,6 +225,4 @@ async def test_computer_players_wait_for_the_database_and_play_on_once_it_takes_
         await eventually(world, computer_moved, timeout=60, what="the computer's move once the lock is released")
         assert loop_time() - released <= 7.0
         assert world.runner.fallbacks == 0
-        warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-        assert len(warned) == 2, warned
-        assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+        said_twice(caplog, "another process holds its lock")

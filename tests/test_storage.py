@@ -35,6 +35,7 @@ from storage import (
     StorageUnavailable,
 )
 from storage.db import MIGRATIONS, split_sql
+from tests.helpers import slow_commits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -583,26 +584,6 @@ async def test_every_time_stored_is_the_bots_clocks_never_sqlites(tmp_path: Path
         await storage.close()
 
 
-def slow_commits(store: Storage, seconds: float, fail: sqlite3.OperationalError | None = None) -> list[str]:
-    """Each COMMIT of ``store``'s connection takes ``seconds`` (a slow disk), or fails with ``fail``; returns
-    the log of what happened: "commit" once each COMMIT is done."""
-    conn, log = store.db.conn, list[str]()
-    execute = conn.execute
-
-    async def slowly(sql: str, *args: Any, **kwargs: Any) -> Any:
-        if sql == "COMMIT":
-            await asyncio.sleep(seconds)
-            if fail is not None:
-                raise fail
-            result = await execute(sql, *args, **kwargs)
-            log.append("commit")
-            return result
-        return await execute(sql, *args, **kwargs)
-
-    setattr(conn, "execute", slowly)  # noqa: B010 (an instance's method replaced: mypy refuses an assignment)
-    return log
-
-
 def stored_chats(path: Path) -> set[int]:
     """The chats committed to the file, as another process reads it."""
     with contextlib.closing(sqlite3.connect(path)) as other:
@@ -616,7 +597,7 @@ async def test_transactions_that_wait_while_one_commits_are_stored_by_one_commit
     """Group commit: with each commit taking 200 ms, ten writes made at once are stored by one commit, not ten
     (each waited for the connection while another wrote); and each returns only once its row is on disk for
     another process to read."""
-    log = slow_commits(storage, 0.2)
+    log = slow_commits(storage.db, 0.2, asyncio.sleep)
 
     async def write(chat_id: int) -> None:
         await storage.chats.ensure(chat_id, f"chat {chat_id}", "group")
@@ -632,7 +613,7 @@ async def test_transactions_that_wait_while_one_commits_are_stored_by_one_commit
 async def test_a_failed_group_commit_fails_every_transaction_of_the_group_and_stores_none(storage: Storage) -> None:
     full = sqlite3.OperationalError("database or disk is full")
     full.sqlite_errorcode = 13
-    slow_commits(storage, 0.2, fail=full)
+    slow_commits(storage.db, 0.2, asyncio.sleep, fail=full)
     results = await asyncio.gather(
         *(storage.chats.ensure(-200 - i, "c", "group") for i in range(5)), return_exceptions=True
     )

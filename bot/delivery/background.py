@@ -26,7 +26,6 @@ class Background:
         self._tell = tell
         self._tellings: set[asyncio.Task[None]] = set()  # started, not yet done
         self.failed = 0  # tellings that raised
-        self.unsaved = 0  # tellings whose record (a message's id, a deal told) the database could not take
 
     async def tell_soon(self, events: Sequence[Event]) -> None:
         """Start telling ``events`` and return at once."""
@@ -47,7 +46,6 @@ class Background:
         except Closed:
             log.info("telling %s is left to the next start: the bot stopped", what)
         except StorageUnavailable as exc:  # what was sent is sent; only its record is missing (said once)
-            self.unsaved += 1
             log.info("telling %s was not recorded: %s", what, exc)
         except Exception:
             self.failed += 1

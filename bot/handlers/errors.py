@@ -40,11 +40,6 @@ async def on_error(update: object, context: Context) -> None:
         key = "error.answer_lost"
     elif isinstance(context.error, Unsaved):
         key = "error.storage"
-    await tell(update, context, key)
-
-
-async def tell(update: Update, context: Context, key: str) -> None:
-    """Tell the person who sent ``update`` the text ``key``, as an alert on a press or a reply in his chat."""
     lang = pick_language(update.effective_user.language_code if update.effective_user else None)
     try:
         if update.callback_query is not None:
