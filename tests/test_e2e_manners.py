@@ -364,6 +364,21 @@ async def test_kick_by_reply_and_by_button(tmp_path: Path) -> None:
         assert world.server.violations == []
 
 
+async def test_kick_with_every_seat_a_computer_says_so(tmp_path: Path) -> None:
+    async with running_world(tmp_path, **{**FAST, "computer_pause_seconds": 3600}) as world:
+        await configure(world, turn_timer=0, computer_level="random")
+        (ann, *_), game = await open_game(world, "/newgame czech", 4)
+        for seat in (1, 2, 3, 0):  # the creator may hand his own seat too
+            await ann.say(GROUP, "/kick")
+            choices = world.group_messages()[-1]
+            await ann.press(choices, button(choices, f":kick{seat}"))
+        assert (await world.runner.storage.games.get(game.game_id)).status == "active"  # type: ignore[union-attr]
+        await ann.say(GROUP, "/kick")
+        reply = world.group_messages()[-1]
+        assert "nobody to replace" in reply.text and not reply.buttons()
+        assert world.server.violations == []
+
+
 async def test_settings_menu_changes_the_next_game(tmp_path: Path) -> None:
     async with running_world(tmp_path, **FAST) as world:
         ann, bob = world.person(1, "Ann"), world.person(2, "Bob")

@@ -70,6 +70,8 @@ class Seats:
                 return t(lang, "kick.nothing"), None
             if target is None:
                 present = [s for s in range(len(live.seats)) if live.user_of(s) is not None and not live.level_of(s)]
+                if not present:
+                    return t(lang, "kick.nobody"), None
                 return render_kick_choices(game.game_id, live.seating, present, lang)
             seat = live.seat_of(target)
             if seat is None:
