@@ -187,6 +187,26 @@ async def test_a_database_locked_by_another_process_refuses_moves_and_play_goes_
         assert (await check(world.runner.db_path)).ok
 
 
+async def test_a_refusal_speaks_the_language_the_chat_and_the_person_chose(tmp_path: Path) -> None:
+    """The refusal of a command the database cannot store comes in the language the group chose with
+    /language (and in a private chat, the person's), not in the language of the person's Telegram app."""
+    async with running_world(tmp_path) as world:
+        ann = world.person(1, "Ann", "en")
+        await ann.say(GROUP, "/language ru")
+        await ann.say(1, "/language cs")
+        await world.runner.storage.db.execute("PRAGMA busy_timeout = 100")
+        other = sqlite3.connect(world.runner.db_path, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            await ann.say(GROUP, "/newgame")
+            await ann.say(1, "/language en")
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert world.group_messages()[-1].text.startswith("Сейчас я не могу ничего сохранить")
+        assert world.group_messages(1)[-1].text.startswith("Teď nemůžu nic uložit"), world.group_messages(1)[-1].text
+
+
 async def test_computer_players_wait_for_the_database_and_play_on_once_it_takes_writes(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -9,7 +9,7 @@ from telegram import Update
 from telegram.error import NetworkError
 
 from bot.delivery.outbox import Closed
-from bot.handlers.common import AnswerFailed, ChatGone, Context, reply
+from bot.handlers.common import AnswerFailed, ChatGone, Context, is_group, reply, uses
 from bot.i18n import pick_language, t
 from bot.usecases.stored import Unsaved
 
@@ -40,7 +40,7 @@ async def on_error(update: object, context: Context) -> None:
         key = "error.answer_lost"
     elif isinstance(context.error, Unsaved):
         key = "error.storage"
-    lang = pick_language(update.effective_user.language_code if update.effective_user else None)
+    lang = await chosen_language(update, context)
     try:
         if update.callback_query is not None:
             await update.callback_query.answer(t(lang, key), show_alert=True)
@@ -48,3 +48,19 @@ async def on_error(update: object, context: Context) -> None:
             await reply(update, context, t(lang, key))
     except Exception:  # whatever stops the report (Telegram down, the bot not started) must not raise from here
         log.warning("could not tell the person of the error", exc_info=True)
+
+
+async def chosen_language(update: Update, context: Context) -> str:
+    """The language the chat chose (/language) in a group, the person's in a private chat, by reads only: the
+    error may be the database's, and telling it must not write.  A read that fails too leaves the language
+    Telegram gives the person's app."""
+    user, chat = update.effective_user, update.effective_chat
+    own = user.language_code if user else None
+    try:
+        if chat is not None and is_group(update):
+            return await uses(context).games.chat_lang(chat.id)
+        if user is not None and (row := await uses(context).games.storage.players.get(user.id)) is not None:
+            return pick_language(row.effective_language)
+    except Exception:
+        log.warning("the language of an error's answer could not be read", exc_info=True)
+    return pick_language(own)

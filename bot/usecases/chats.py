@@ -45,10 +45,6 @@ class Chats:
             return settings.language or "en"
         return pick_language(chat.settings.language)
 
-    async def chat_lang(self, chat_id: int) -> str:
-        chat = await self.storage.chats.get(chat_id)
-        return pick_language(chat.settings.language if chat else None)
-
     async def set_language(self, chat_id: int, language: str) -> None:
         chat = await self.storage.chats.known(chat_id)
         await self.storage.chats.save_settings(chat_id, chat.settings.model_copy(update={"language": language}))
@@ -99,7 +95,7 @@ class Chats:
 
     async def settings_menu(self, chat_id: int, user_id: int, is_admin: Asker) -> Rendered:
         if not await self.may_configure(chat_id, user_id, is_admin):
-            return t(await self.chat_lang(chat_id), "settings.not_allowed"), None
+            return t(await self.games.chat_lang(chat_id), "settings.not_allowed"), None
         chat = await self.storage.chats.known(chat_id)
         return render_settings(chat.settings, chat.title, pick_language(chat.settings.language))
 
@@ -108,7 +104,7 @@ class Chats:
     ) -> str | None:
         """A choice in the /settings menu (an admin's or the open game's creator's): the refusal, or None
         when the menu shows the new settings."""
-        lang = await self.chat_lang(chat_id)
+        lang = await self.games.chat_lang(chat_id)
         if not await self.may_configure(chat_id, user_id, is_admin):
             return t(lang, "settings.not_allowed")
         chat = await self.storage.chats.known(chat_id)
@@ -135,7 +131,7 @@ class Chats:
         lobby = await self.storage.games.open_game(new_chat_id)
         if lobby is not None and lobby.status == "lobby":  # post the lobby again where people can press it
             async with self.games.lock(lobby.game_id):
-                lang = await self.chat_lang(new_chat_id)
+                lang = await self.games.chat_lang(new_chat_id)
                 text, markup = await lobby_render(self.storage, lobby, lang, self.bot_username)
             await self.tell([Say(new_chat_id, text, markup, lobby_of=lobby.game_id)])
         for live in self.games.running(old_chat_id):

@@ -112,6 +112,11 @@ class LiveGames:
         """The running game if it is in memory."""
         return self._live.get(game_id)
 
+    async def chat_lang(self, chat_id: int) -> str:
+        """The language a chat chose (/language), or the default for a chat the bot does not know."""
+        chat = await self.storage.chats.get(chat_id)
+        return pick_language(chat.settings.language if chat else None)
+
     def is_current(self, live: Live) -> bool:
         return self._live.get(live.game_id) is live
 

@@ -84,10 +84,6 @@ class Lobbies:
         self.seeds = seeds  # where each game's seed comes from (a test may replay a deal with its own)
         expiry.on_expiry = self.expire
 
-    async def chat_lang(self, chat_id: int) -> str:
-        chat = await self.storage.chats.get(chat_id)
-        return pick_language(chat.settings.language if chat else None)
-
     async def open(self, chat_id: int, variant: str, creator: Person, lang: str) -> str | None:
         """Open a lobby and post its message; returns a refusal text, or None when done."""
         await self.storage.players.upsert(creator.user_id, creator.name, creator.username, creator.language)
@@ -125,7 +121,8 @@ class Lobbies:
         game = await self.storage.games.get(game_id)
         if game is None or game.lobby_message_id is None or game.status != "lobby":
             return []
-        text, markup = await lobby_render(self.storage, game, await self.chat_lang(game.chat_id), self.bot_username)
+        lang = await self.games.chat_lang(game.chat_id)
+        text, markup = await lobby_render(self.storage, game, lang, self.bot_username)
         return [Edit(game.chat_id, game.lobby_message_id, text, markup)]
 
     async def join(self, game_id: int, lang: str, person: Person, seat: int | None = None) -> str:
@@ -173,7 +170,7 @@ class Lobbies:
     ) -> tuple[str | OpenLink | None, list[Event]]:
         game_id = press.game_id
         game = await self.storage.games.get(game_id)
-        lang = await self.chat_lang(game.chat_id) if game else "en"
+        lang = await self.games.chat_lang(game.chat_id) if game else "en"
         if game is None or game.status != "lobby":
             return t(lang, "lobby.gone"), []
         seats = await self.storage.games.seats(game_id)
@@ -277,7 +274,7 @@ class Lobbies:
             if game is None or game.status != "lobby":
                 return
             minutes = max(1, round(self.expiry.ttl / 60))
-            events = await self.close(game, tn(await self.chat_lang(game.chat_id), "lobby.expired", minutes))
+            events = await self.close(game, tn(await self.games.chat_lang(game.chat_id), "lobby.expired", minutes))
         await self.tell(events)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.i18n import pick_language, t
+from bot.i18n import t
 from bot.present.menus import Rendered, render_kick_choices
 from bot.usecases.events import Event, HandResent, SeatChanged
 from bot.usecases.live import Live, LiveGames
@@ -42,7 +42,7 @@ class Seats:
             live = await self.games.load(game_id)
             if live is None:  # (told in the language of the game's chat, as a press on its hand is)
                 game = await self.storage.games.get(game_id)
-                return t(await self.chat_lang(game.chat_id) if game else "en", "press.over")
+                return t(await self.games.chat_lang(game.chat_id) if game else "en", "press.over")
             seat = live.seat_of(user_id)
             if seat is None:
                 return t(live.chat_lang, "press.not_yours")
@@ -58,7 +58,7 @@ class Seats:
     async def kick(self, chat_id: int, actor: int, target: int | None, is_admin: Asker) -> Rendered:
         """/kick: hand an absent person's seat to a computer player (the creator or an admin); without a
         target, the choice of seats.  The reply ("" for none)."""
-        lang = await self.chat_lang(chat_id)
+        lang = await self.games.chat_lang(chat_id)
         game = await self.storage.games.open_game(chat_id)
         if game is None or game.status != "active":
             return t(lang, "kick.nothing"), None
@@ -128,6 +128,3 @@ class Seats:
             events = await self.votes.end(game, None) if game and game.status in ("lobby", "active") else []
         await self.tell(events)
 
-    async def chat_lang(self, chat_id: int) -> str:
-        chat = await self.storage.chats.get(chat_id)
-        return pick_language(chat.settings.language if chat else None)

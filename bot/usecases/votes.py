@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from html import escape
 
-from bot.i18n import pick_language, t
+from bot.i18n import t
 from bot.present.menus import Rendered, render_cancel_vote
 from bot.usecases.events import Edit, Event, GameEnded, Toast
 from bot.usecases.live import LiveGames
@@ -27,7 +27,7 @@ class Votes:
     async def vote_posted(self, chat_id: int, message_id: int) -> None:
         """A vote message was posted in the chat: it is kept with its game, whose end takes its button away
         (at once, if the game ended meanwhile)."""
-        lang = await self.chat_lang(chat_id)
+        lang = await self.games.chat_lang(chat_id)
         game = await self.storage.games.open_game(chat_id)
         events: list[Event] = [Edit(chat_id, message_id, t(lang, "cancel.vote_over"))]
         if game is not None:
@@ -38,13 +38,9 @@ class Votes:
                     events = []
         await self.tell(events)
 
-    async def chat_lang(self, chat_id: int) -> str:
-        chat = await self.storage.chats.get(chat_id)
-        return pick_language(chat.settings.language if chat else None)
-
     async def cancel(self, chat_id: int, person: Person, is_admin: Asker) -> Rendered:
         """/cancel: the reply to post."""
-        lang = await self.chat_lang(chat_id)
+        lang = await self.games.chat_lang(chat_id)
         game = await self.storage.games.open_game(chat_id)
         if game is None:
             return t(lang, "cancel.nothing"), None
@@ -70,7 +66,7 @@ class Votes:
         await self.storage.players.upsert(person.user_id, person.name, person.username, person.language)
         async with self.games.lock(game_id):
             game = await self.storage.games.get(game_id)
-            lang = await self.chat_lang(game.chat_id) if game else "en"
+            lang = await self.games.chat_lang(game.chat_id) if game else "en"
             if game is None or game.status not in ("lobby", "active"):
                 alert: str | None = t(lang, "cancel.vote_over")
                 events: list[Event] = [Edit(chat_id, message_id, t(lang, "cancel.vote_over"))] if message_id else []
