@@ -29,7 +29,7 @@ Rendered = tuple[str, InlineKeyboardMarkup | None]
 @dataclass(frozen=True)
 class LobbySeat:
     seat: int
-    name: str | None
+    name: str
     computer: bool = False
 
 
@@ -50,7 +50,7 @@ def render_lobby(
         by_seat = {s.seat: s for s in seats}
         for seat in range(shown.capacity):
             holder = by_seat.get(seat)
-            name = escape(holder.name) if holder and holder.name else t(lang, "lobby.empty_seat")
+            name = escape(holder.name) if holder else t(lang, "lobby.empty_seat")
             lines.append(f"  {seat + 1}. {name}")
         sit = [
             InlineKeyboardButton(t(lang, "lobby.sit", seat=s + 1), callback_data=Sit(game_id, s).data())
@@ -63,7 +63,7 @@ def render_lobby(
         counts = shown.variant.players
         lines.append(t(lang, "lobby.seats_in_turn", count=len(seats), fewest=min(counts), most=max(counts)))
         for index, holder in enumerate(sorted(seats, key=lambda s: s.seat)):
-            lines.append(f"  {index + 1}. {escape(holder.name or '?')}")
+            lines.append(f"  {index + 1}. {escape(holder.name)}")
     capacity = shown.capacity
     full = len(seats) >= capacity
     lines += ["", t(lang, "lobby.all_seated" if full else "lobby.how")]
@@ -107,7 +107,7 @@ def lobby_head(variant: str, options: dict[str, object], lang: str) -> list[str]
 def render_lobby_started(variant: str, options: dict[str, object], seats: Sequence[LobbySeat], lang: str) -> str:
     """The lobby's message once its game has begun and the table is a message of its own: who plays (the
     teams, or the players in their order)."""
-    seating = Seating(tuple(s.name or "?" for s in sorted(seats, key=lambda s: s.seat)))
+    seating = Seating(tuple(s.name for s in sorted(seats, key=lambda s: s.seat)))
     if presenter(variant).choose_seats:
         who = [seating.team(0, lang), seating.team(1, lang)]
     else:

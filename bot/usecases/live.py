@@ -74,7 +74,7 @@ def seat_names(seats: Sequence[SeatRow], players: dict[int, PlayerRow], lang: st
         if s.user_id is None:
             names.append(t(lang, "computer.name", n=s.seat + 1))
             continue
-        name = players[s.user_id].name if s.user_id in players else "?"
+        name = players[s.user_id].name  # a seat's person has his row (a foreign key)
         names.append(f"{name} 🤖" if s.stand_in else name)
     return tuple(names)
 

@@ -50,7 +50,7 @@ async def lobby_seats(storage: Storage, game: GameRow, lang: str) -> list[LobbyS
     seats = await storage.games.seats(game.game_id)
     players = await storage.players.many([s.user_id for s in seats if s.user_id is not None])
     return [
-        LobbySeat(s.seat, players[s.user_id].name if s.user_id in players else None)
+        LobbySeat(s.seat, players[s.user_id].name)  # a seat's person has his row (a foreign key)
         if s.user_id is not None
         else LobbySeat(s.seat, t(lang, "computer.name", n=s.seat + 1), computer=True)
         for s in seats
