@@ -29,6 +29,7 @@ from storage import Storage, rating
 from storage.ratings import RatingRepo
 
 GAMES = variant_names()
+FILLED = "2026-01-01T00:00:00Z"  # when the big database's people, chats and games were made
 
 
 def p(values: list[float], q: float) -> float:
@@ -45,11 +46,12 @@ async def fill(store: Storage, series: int, people: int, chats: int, rng: random
     computer in one seat of a fifth of them), with their seats, results and places, as the bot stores them."""
     db = store.db
     await db.executemany(
-        "INSERT INTO players (user_id, name, can_message) VALUES (?, ?, 1)",
-        [(u, f"Player {u}") for u in range(1, people + 1)],
+        "INSERT INTO players (user_id, name, can_message, created_at, updated_at) VALUES (?, ?, 1, ?, ?)",
+        [(u, f"Player {u}", FILLED, FILLED) for u in range(1, people + 1)],
     )
     await db.executemany(
-        "INSERT INTO chats (chat_id, title) VALUES (?, ?)", [(-c, f"Chat {c}") for c in range(1, chats + 1)]
+        "INSERT INTO chats (chat_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+        [(-c, f"Chat {c}", FILLED, FILLED) for c in range(1, chats + 1)],
     )
     members = {-c: rng.sample(range(1, people + 1), max(4, 2 * people // chats)) for c in range(1, chats + 1)}
     games, seats, results, rated = [], [], [], []
@@ -59,7 +61,8 @@ async def fill(store: Storage, series: int, people: int, chats: int, rng: random
         seated = rng.sample(members[chat], 4)
         if rng.random() < 0.2:  # a computer in some seats
             seated[rng.randrange(4)] = 0
-        games.append((game_id, chat, variant, game_id, "finished", f"2026-01-01T00:00:{game_id % 60:02d}Z"))
+        finished = f"2026-01-01T00:00:{game_id % 60:02d}Z"
+        games.append((game_id, chat, variant, game_id, "finished", FILLED, finished, finished))
         teams = find_variant(variant).teams
         winner = rng.randrange(2 if teams else 4)
         for seat, user in enumerate(seated):
@@ -67,16 +70,18 @@ async def fill(store: Storage, series: int, people: int, chats: int, rng: random
             lost = place == (1 if teams else 3)
             level = "strong" if not user else None
             results.append((game_id, seat, chat, user or None, variant, int(place == 0), int(lost), 0, level, place,
-                            rng.randint(0, 9)))  # fmt: skip
+                            rng.randint(0, 9), finished))  # fmt: skip
             seats.append((game_id, seat, user or None, level))
         rated.append((game_id, variant))
     await db.executemany(
-        "INSERT INTO games (game_id, chat_id, variant, seed, status, finished_at) VALUES (?, ?, ?, ?, ?, ?)", games
+        "INSERT INTO games (game_id, chat_id, variant, seed, status, created_at, updated_at, finished_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        games,
     )
     await db.executemany("INSERT INTO seats (game_id, seat, user_id, computer) VALUES (?, ?, ?, ?)", seats)
     await db.executemany(
         "INSERT INTO results (game_id, seat, chat_id, user_id, variant, won, lost, score, computer, place, "
-        "deals_won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "deals_won, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         results,
     )
     await db.executemany("INSERT INTO rated_series (game_id, variant) VALUES (?, ?)", rated)

@@ -255,6 +255,10 @@ class Database:
             async with self.transaction():
                 for statement in split_sql(migration.sql):
                     await self.conn.execute(statement)
+                if "writable_schema" in migration.sql:  # the schema's text was edited: make SQLite read it again
+                    async with self.conn.execute("PRAGMA schema_version") as cursor:
+                        (cookie,) = await cursor.fetchone() or (0,)
+                    await self.conn.execute(f"PRAGMA schema_version = {int(cookie) + 1}")
                 await self.conn.execute(
                     f"INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, {NOW})",
                     (migration.version, migration.name),

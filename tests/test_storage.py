@@ -117,8 +117,27 @@ async def test_migrations_from_each_earlier_version_keep_the_data(tmp_path: Path
         assert chat is not None and chat.title == "Old"
         game = await store.games.open_game(-5)
         assert game is not None and game.variant == "czech"
+        assert await sqlites_own_clock(store) == []
+        assert [tuple(r) for r in await store.db.fetchall("PRAGMA integrity_check")] == [("ok",)]
     finally:
         await store.close()
+
+
+SQLITES_CLOCK = re.compile(r"'now'|current_timestamp|current_time|current_date|julianday|unixepoch", re.I)
+
+
+async def sqlites_own_clock(store: Storage) -> list[str]:
+    """The tables and indexes whose schema would read SQLite's clock rather than the bot's."""
+    rows = await store.db.fetchall("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL")
+    return [row["name"] for row in rows if SQLITES_CLOCK.search(row["sql"])]
+
+
+async def test_no_column_defaults_to_sqlites_clock(storage: Storage) -> None:
+    """Every time a row keeps is the bot's clock (the one Storage was opened with): a statement that forgot
+    its time fails, instead of being stamped by another clock."""
+    assert await sqlites_own_clock(storage) == []
+    with pytest.raises(sqlite3.IntegrityError, match="NOT NULL constraint failed: chats.created_at"):
+        await storage.db.execute("INSERT INTO chats (chat_id) VALUES (-7)")
 
 
 # --- bad files ------------------------------------------------------------------------------------------------
