@@ -42,9 +42,10 @@ def package_folder(name: str) -> str:
     return find_variant(name).package.replace(".", "/")
 
 
-# The rule tests: each game's scenario tests (its package's tests/test_rules.py), those of the state every game shares,
-# and the storage tests of X2.  The property tests (each package's tests/test_properties.py) are left out on purpose: they
-# take minutes, and every mutation must be caught by a named scenario test that pins its rule.
+# The rule tests: each game's scenario tests (its package's tests/test_rules.py), those of the state every
+# game shares, and the storage tests of X2.  The property tests (each package's tests/test_properties.py) are
+# left out on purpose: they take minutes, and every mutation must be caught by a named scenario test that
+# pins its rule.
 RULE_TESTS: tuple[str, ...] = (
     *(f"{package_folder(name)}/tests/test_rules.py" for name in variant_names()),
     "tests/test_state.py",
