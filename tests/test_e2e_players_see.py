@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.i18n import t
-from engine import Kind, find_variant
+from bot.present import game_title
+from engine import Kind, find_variant, variant_names
 from engine.games.czech.rules import KOZEL
 from playground.botapi import BOT_USERNAME
 from storage import ChatSettings
@@ -70,8 +71,12 @@ async def test_start_in_a_group_gets_its_own_answer(world: World) -> None:
     ann = world.person(1, "Ann")
     await ann.say(GROUP, "/start")
     answer = world.group_messages()[-1]
-    assert answer.text == t("en", "start.group"), answer.text
-    assert "/newgame" in answer.text and not answer.buttons()
+    assert answer.text.startswith("🐐 I play Kozel in this group: ") and not answer.buttons(), answer.text
+    for name in variant_names():  # every game the registry has, by its title and what to type
+        assert f"{game_title(name, 'en')} (/newgame {t('en', f'newgame.arg.{name}')})" in answer.text, answer.text
+    await ann.say(GROUP, "/help")
+    usage = next(line for line in world.group_messages()[-1].text.splitlines() if line.startswith("/newgame"))
+    assert usage == f"/newgame [{' | '.join(t('en', f'newgame.arg.{n}') for n in variant_names())}] — open a game in a group"
     await ann.say(ann.user_id, "/start")
     assert world.server.bot_messages(ann.user_id)[-1].text == t("en", "start.hello")
 

@@ -50,7 +50,7 @@ async def start(update: Update, context: Context) -> None:
     lang = await language_of(update, context)
     use = uses(context)
     if is_group(update):  # in a group: how to play here, not the private greeting
-        await reply(update, context, t(lang, "start.group"))
+        await reply(update, context, t(lang, "start.group", games=games_list(lang, "/newgame")))
         return
     if context.args and (match := JOIN_PAYLOAD.fullmatch(context.args[0])):
         seat = int(match[2]) if match[2] is not None else None
@@ -191,7 +191,8 @@ async def rules(update: Update, context: Context) -> None:
 
 async def help_command(update: Update, context: Context) -> None:
     """/help."""
-    await reply(update, context, t(await language_of(update, context), "help.text"))
+    lang = await language_of(update, context)
+    await reply(update, context, t(lang, "help.text", games=" | ".join(typed_name(v, lang) for v in GAMES)))
 
 
 async def language(update: Update, context: Context) -> None:

@@ -297,7 +297,7 @@ function signOut() {
 }
 
 async function quickstart() {
-  const answer = await post("/api/quickstart", { user: state.me.id, variant: "four_card" });
+  const answer = await post("/api/quickstart", { user: state.me.id }); // the default game: the server asks the registry
   toast(answer.text, answer.show_alert);
 }
 
