@@ -78,12 +78,50 @@ def asks_which_game(condition: ast.expr, words: set[str]) -> bool:
     return False
 
 
-def games_listed(node: ast.AST, words: set[str]) -> set[str]:
-    """The game names a list, tuple, set or dict written in the code holds."""
+def game_constants(tree: ast.Module, words: set[str]) -> dict[str, str]:
+    """The module's names that hold a game's name (``FOUR = "four_card"``)."""
+    return {
+        target.id: node.value.value
+        for node in tree.body
+        if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Constant)
+        and node.value.value in words
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Name)
+    }  # fmt: skip
+
+
+def games_listed(node: ast.AST, words: set[str], named: dict[str, str] | None = None) -> set[str]:
+    """The game names a list, tuple, set or dict written in the code holds, by their text or by a name that
+    holds it."""
     if not isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
         return set()
+    named = named or {}
     items = [k for k in node.keys if k is not None] if isinstance(node, ast.Dict) else node.elts
-    return {n.value for item in items for n in ast.walk(item) if isinstance(n, ast.Constant) and n.value in words}
+    found = {n.value for item in items for n in ast.walk(item) if isinstance(n, ast.Constant) and n.value in words}
+    return found | {named[n.id] for item in items for n in ast.walk(item) if isinstance(n, ast.Name) and n.id in named}
+
+
+def matches_a_game(tree: ast.Module, words: set[str]) -> Iterator[ast.match_case]:
+    """The ``case``s of a ``match`` that pick a game: by its name, or a text when what is matched is a variant."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Match):
+            on_variant = "variant" in ast.unparse(node.subject).lower()
+            for case in node.cases:
+                values = [p.value for p in ast.walk(case.pattern) if isinstance(p, ast.MatchValue)]
+                texts = [v.value for v in values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+                if any(text in words for text in texts) or (on_variant and texts):
+                    yield case
+
+
+def games_imported(tree: ast.Module) -> set[str]:
+    """The games whose packages a module imports (``engine.games.<game>...``)."""
+    modules = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    modules += [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module]
+    modules += [
+        f"engine.games.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "engine.games"
+        for a in n.names
+    ]  # fmt: skip
+    return {m.split(".")[2] for m in modules if m.startswith("engine.games.") and m.split(".")[2] in game_words()}
 
 
 def test_no_code_outside_a_game_asks_which_game_it_is_or_lists_the_games() -> None:
@@ -96,12 +134,17 @@ def test_no_code_outside_a_game_asks_which_game_it_is_or_lists_the_games() -> No
     for path in outside_the_games():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         where = path.relative_to(ROOT)
+        named = game_constants(tree, words)
         found += [f"{where}:{c.lineno} asks which game" for c in conditions(tree) if asks_which_game(c, words)]
+        found += [f"{where}:{c.pattern.lineno} matches a game" for c in matches_a_game(tree, words)]
         found += [
             f"{where}:{getattr(n, 'lineno', 0)} lists {sorted(g)}"
             for n in ast.walk(tree)
-            if len(g := games_listed(n, words)) > 1
+            if len(g := games_listed(n, words, named)) > 1
         ]
+        imported = games_imported(tree)  # a test may import the one game its scenario is of; code, none
+        if len(imported) > (1 if where.parts[0] == "tests" else 0):
+            found.append(f"{where} imports the packages of {sorted(imported)}")
         if where.parts[0] != "tests":
             skip = docstrings(tree)
             found += [
@@ -119,6 +162,14 @@ def test_the_game_check_sees_what_it_looks_for() -> None:
     assert sum(asks_which_game(c, words) for c in conditions(tree)) == 3
     other = next(iter(words - {name}), name)
     assert games_listed(ast.parse(f"{{{name!r}: 1, {other!r}: 2}}").body[0].value, words) == {name, other}  # type: ignore[attr-defined]
+    constants = ast.parse(f"A = {name!r}\nB: str = {other!r}\nGAMES = (A, B)")
+    named = game_constants(constants, words)
+    assert games_listed(constants.body[2].value, words, named) == {name, other}  # type: ignore[attr-defined]
+    matching = ast.parse(f"match x:\n    case {name!r}: pass\nmatch state.variant:\n    case 'q' | 'r': pass\n")
+    assert len(list(matches_a_game(matching, words))) == 2
+    importing = ast.parse(f"from engine.games.{name}.rules import X\nimport engine.games.{other}\n"
+                          f"from engine.games import {name}\nfrom engine.games import PACKAGES")  # fmt: skip
+    assert games_imported(importing) == {name, other}
     assert f"engine/games/{name}/rules.py" not in {str(p.relative_to(ROOT)) for p in outside_the_games()}
     assert "engine/games/__init__.py" not in {str(p.relative_to(ROOT)) for p in outside_the_games()}
     assert find_variant(name).package == f"engine.games.{name}"
@@ -147,17 +198,46 @@ TIME_READERS = {  # what reads the time or waits on it, by the names a module wo
 LOOP_TIMERS = {"call_later", "call_at"}
 
 
+def imported_as(tree: ast.Module) -> dict[str, str]:
+    """What the module's names of modules and classes stand for: ``import time as t`` makes ``t`` time,
+    ``from datetime import datetime as dt`` makes ``dt`` datetime."""
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.asname or a.name: a.name.split(".")[-1] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            names |= {a.asname or a.name: a.name for a in node.names}
+    return names
+
+
+def what_is_asked(node: ast.expr, names: dict[str, str]) -> str | None:
+    """What an attribute is read of: a module or class by what it was imported as (``datetime.datetime``
+    is datetime), and ``loop`` for an event loop however it was reached."""
+    text = ast.unparse(node)
+    if text.endswith(("get_running_loop()", "get_event_loop()")) or re.search(r"(^|\.|_)loop$", text):
+        return "loop"
+    if isinstance(node, ast.Name):
+        return names.get(node.id, node.id)
+    return node.attr if isinstance(node, ast.Attribute) else None
+
+
+def clock_reads(tree: ast.Module) -> Iterator[tuple[ast.Attribute, str | None]]:
+    """Every attribute read that reads the time or waits on it, with what it is read of."""
+    names = imported_as(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            base = what_is_asked(node.value, names)
+            timer = node.attr in LOOP_TIMERS and not ast.unparse(node.value).endswith("clock")
+            if (base, node.attr) in TIME_READERS or timer or (node.attr == "time" and base == "loop"):
+                yield node, base
+
+
 def time_readers(path: Path) -> list[str]:
     """Where a module reads the time or waits on it other than through the injected clock."""
-    found = []
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Attribute):
-            base = node.value.id if isinstance(node.value, ast.Name) else None
-            on_a_clock = ast.unparse(node.value).endswith("clock")
-            timer = node.attr in LOOP_TIMERS and not on_a_clock
-            if (base, node.attr) in TIME_READERS or timer or (node.attr == "time" and base == "loop"):
-                found.append(f"{path.name}:{node.lineno} {base}.{node.attr}")
-        elif isinstance(node, ast.ImportFrom) and node.module in ("time", "asyncio"):
+    tree = ast.parse(path.read_text())
+    found = [f"{path.name}:{node.lineno} {base}.{node.attr}" for node, base in clock_reads(tree)]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in ("time", "asyncio"):
             names = {a.name for a in node.names}
             if any((node.module, n) in TIME_READERS for n in names):
                 found.append(f"{path.name}:{node.lineno} from {node.module} import {sorted(names)}")
@@ -179,6 +259,24 @@ def test_one_clock_reads_the_time_in_every_package() -> None:
     ]
     assert readers == []
     assert all(time_readers(clock) for clock in CLOCKS)  # the check sees what it looks for
+
+
+def test_the_clock_check_sees_every_way_of_reading_the_time(tmp_path: Path) -> None:
+    ways = [
+        "import time as t\nt.monotonic()",
+        "import datetime\ndatetime.datetime.now()",
+        "from datetime import datetime as dt\ndt.now()",
+        "import asyncio\nasyncio.get_running_loop().time()",
+        "self._loop.time()",
+        "from time import perf_counter",
+        "loop.call_later(1, f)",
+    ]
+    for n, code in enumerate(ways):
+        path = tmp_path / f"m{n}.py"
+        path.write_text(code)
+        assert len(time_readers(path)) == 1, code
+    path.write_text("self.clock.call_later(1, f)\nx.time\nimport datetime\ndatetime.timedelta(1)")
+    assert time_readers(path) == []
 
 
 def imports_of(path: Path) -> set[str]:
@@ -216,12 +314,12 @@ WALL_CLOCK = {("time", "time"), ("time", "monotonic"), ("time", "perf_counter"),
 
 def wall_clock_readers(tree: ast.Module) -> dict[str, int]:
     """The functions of a test module that read the wall clock (by name), and where."""
+    names = imported_as(tree)
     found: dict[str, int] = {}
     for function in ast.walk(tree):
         if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             for node in ast.walk(function):
-                name = node.value.id if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) else None
-                if isinstance(node, ast.Attribute) and (name, node.attr) in WALL_CLOCK:
+                if isinstance(node, ast.Attribute) and (what_is_asked(node.value, names), node.attr) in WALL_CLOCK:
                     found.setdefault(function.name, node.lineno)
     return found
 
@@ -267,12 +365,27 @@ def test_storage_stamps_rows_with_the_bots_clock_never_sqlites() -> None:
     """No statement asks SQLite for the time ('now', CURRENT_TIMESTAMP): rows are stamped by ``storage.db.NOW``,
     which reads the clock the storage was opened with."""
     asking = [
-        f"{p.name}:{i}"
-        for p in sorted((BOT.parent / "storage").glob("*.py"))
+        f"{p.relative_to(ROOT)}:{i}"
+        for package in PACKAGES
+        if package != "tests"
+        for p in sorted((ROOT / package).rglob("*.py"))
         for i, line in enumerate(p.read_text().splitlines(), 1)
         if re.search(r"'now'|current_timestamp|current_time|current_date", line, re.IGNORECASE)
     ]
-    assert asking == []
+    assert asking == []  # the migrations' schema: tests/test_storage.py, test_no_column_defaults_to_sqlites_clock
+
+
+def test_the_playgrounds_page_names_no_game() -> None:
+    """The page asks the server, which asks the registry."""
+    words = game_words()
+    naming = [
+        f"{p.name}:{i}"
+        for p in sorted((ROOT / "playground" / "static").rglob("*"))
+        if p.suffix in (".js", ".html", ".css")
+        for i, line in enumerate(p.read_text().splitlines(), 1)
+        if any(re.search(rf"[\"'`]{word}[\"'`]", line) for word in words)
+    ]
+    assert naming == []
 
 
 # --- layers ------------------------------------------------------------------------------------------------
