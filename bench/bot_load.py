@@ -62,6 +62,7 @@ from typing import Any, cast
 from bot import callbacks
 from bot.app import settle_heap
 from bot.clock import Clock
+from bot.delivery.outbox import Outbox
 from engine import clock
 from engine.actions import Kind
 from engine.registry import variant_names
@@ -153,6 +154,67 @@ async def open_game(
     return chat_id, people
 
 
+def bot_settings(limits: bool, workers: int, cruise: float | None = None) -> dict[str, Any]:
+    """The bot's settings for a run: Telegram's limits kept (at the overall rate Telegram allows) or none."""
+    settings: dict[str, Any] = {"concurrent_updates": 256, "computer_workers": workers}
+    if limits:
+        settings.update(rate_overall_per_second=30)
+    else:
+        settings.update(group_messages_per_minute=0)
+    if cruise is not None:
+        settings.update(rate_cruise_share=cruise)
+    return settings
+
+
+def bots_traced_bytes() -> int:
+    """What the bot's own code (engine, storage, bot) holds on the traced heap; tracing stops."""
+    snapshot = tracemalloc.take_snapshot().filter_traces(
+        [tracemalloc.Filter(True, f"*/{pkg}/*") for pkg in ("engine", "storage", "bot")]
+    )
+    tracemalloc.stop()
+    return sum(stat.size for stat in snapshot.statistics("filename"))
+
+
+async def people_play(
+    opened: list[tuple[int, list[Person]]], seconds: float, pace: float, presses: list[tuple[int, float]]
+) -> int:
+    """The people at every table play for ``seconds``: whoever's turn it is plays (after ``pace`` s of thought
+    on average, per table).  Each press is noted with its table and time; returns the cards played."""
+    rng = random.Random(1)
+    deadline = clock.monotonic() + seconds
+    played = 0
+
+    async def play(chat_id: int, people: list[Person]) -> None:
+        nonlocal played
+        while clock.monotonic() < deadline:
+            movers = [p for p in people if p.my_turn()]
+            if not movers:
+                await REAL_TIME.sleep(0.05)  # his hand is on its way (or the series is over)
+                continue
+            if pace:  # a person thinks before his card: one every ``pace`` seconds per table, on average
+                await REAL_TIME.sleep(rng.uniform(0.25 * pace, 1.75 * pace))
+                movers = [p for p in people if p.my_turn()]
+                if not movers:
+                    continue
+            started = clock.wall()
+            if await play_turn(rng.choice(movers), rng):
+                presses.append((chat_id, started))
+                played += 1
+
+    await asyncio.gather(*(play(chat_id, people) for chat_id, people in opened))
+    return played
+
+
+def staleness(presses: list[tuple[int, float]], edits: dict[int, list[float]]) -> list[float]:
+    """For each press, how long its table took to show something newer (sorted)."""
+    latencies = []
+    for chat_id, at in presses:
+        later = [e for e in edits.get(chat_id, []) if e >= at]
+        if later:
+            latencies.append(min(later) - at)
+    return sorted(latencies)
+
+
 async def run(
     games: int,
     seconds: float,
@@ -169,12 +231,7 @@ async def run(
     server.fail_rate = fail_rate
     await server.start()
     with tempfile.TemporaryDirectory() as tmp:
-        settings: dict[str, Any] = {"concurrent_updates": 256, "computer_workers": workers}
-        if limits:
-            settings.update(rate_overall_per_second=30)
-        else:
-            settings.update(group_messages_per_minute=0)
-        runner = BotRunner(server, Path(tmp) / "load.db", **settings)
+        runner = BotRunner(server, Path(tmp) / "load.db", **bot_settings(limits, workers))
         await runner.start()
         if commit_delay:
             slow_commits(runner.storage.db, commit_delay, REAL_TIME.sleep)
@@ -183,11 +240,7 @@ async def run(
         before, _ = tracemalloc.get_traced_memory()
         opened = await open_games(server, runner, games, computers)
         await runner.handled()
-        snapshot = tracemalloc.take_snapshot().filter_traces(
-            [tracemalloc.Filter(True, f"*/{pkg}/*") for pkg in ("engine", "storage", "bot")]
-        )
-        bot_bytes = sum(stat.size for stat in snapshot.statistics("filename"))
-        tracemalloc.stop()
+        bot_bytes = bots_traced_bytes()
 
         first_call = len(server.calls)
         first_limited = len(server.limited)
@@ -197,30 +250,9 @@ async def run(
         for _, people in opened:
             for person in people:
                 cast(LoadPerson, person).watch = watch
-        rng = random.Random(1)
         cpu = clock.cpu()
-        deadline = clock.monotonic() + seconds
-        played = 0
-
-        async def play(chat_id: int, people: list[Person]) -> None:
-            nonlocal played
-            while clock.monotonic() < deadline:
-                movers = [p for p in people if p.my_turn()]
-                if not movers:
-                    await REAL_TIME.sleep(0.05)  # his hand is on its way (or the series is over)
-                    continue
-                if pace:  # a person thinks before his card: one every ``pace`` seconds per table, on average
-                    await REAL_TIME.sleep(rng.uniform(0.25 * pace, 1.75 * pace))
-                    movers = [p for p in people if p.my_turn()]
-                    if not movers:
-                        continue
-                started = clock.wall()
-                if await play_turn(rng.choice(movers), rng):
-                    presses.append((chat_id, started))
-                    played += 1
-
         started = clock.monotonic()
-        await asyncio.gather(*(play(chat_id, people) for chat_id, people in opened))
+        played = await people_play(opened, seconds, pace, presses)
         elapsed = clock.monotonic() - started
         await runner.handled()
         cpu = clock.cpu() - cpu
@@ -228,14 +260,8 @@ async def run(
         limited = Counter(m for m in by_method.elements() if m not in EXEMPT)
         calls = sum(by_method.values())
 
-        edits = table_edits(server.calls)
+        latencies = staleness(presses, table_edits(server.calls))
         pictures = server.uploads(first_call)
-        latencies = []
-        for chat_id, at in presses:
-            later = [e for e in edits.get(chat_id, []) if e >= at]
-            if later:
-                latencies.append(min(later) - at)
-        latencies.sort()
         retries = dict(runner.publisher.retries)
         await runner.stop()
     await server.stop()
@@ -301,7 +327,7 @@ def people_side(conn: Connection, plan: Plan) -> None:
 
 
 @dataclass
-class Play:
+class PeoplePlaying:
     """The people of the opened tables playing for ``seconds``: each thinks ``pace`` s on average from his
     table's latest card (one card every ``pace`` s per table) and moves once his hand says it is his turn;
     nobody waits for another's hand to change."""
@@ -365,7 +391,7 @@ async def play_people(conn: Connection, plan: Plan) -> None:
         for person in people:
             cast(LoadPerson, person).watch = watch
             cast(LoadPerson, person).table = chat_id
-    play = Play(watch, plan.seconds, plan.pace)
+    play = PeoplePlaying(watch, plan.seconds, plan.pace)
     # This process stands in for Telegram, whose clock does not stop: a full collection over the opened
     # tables' people and messages would stop its loop, and the requests that waited meanwhile would then be
     # counted against the flood limits in one bunch.  Its collector is off while the people play (a few
@@ -403,7 +429,7 @@ class Ran:
     gc: dict[str, list[float | int | None]]  # its collections, as ``GcPauses.summary`` gives them
 
 
-def people_report(server: FakeTelegram, play: Play, ran: Ran) -> dict[str, Any]:
+def people_report(server: FakeTelegram, play: PeoplePlaying, ran: Ran) -> dict[str, Any]:
     """What the people measured: their waits, the fairness between tables, and what the server saw."""
     watch, played, elapsed = play.watch, play.played, ran.elapsed
     calls = server.calls[ran.first_call :]
@@ -476,6 +502,39 @@ def best_and_worst(values: list[float]) -> list[float] | None:
     return [min(values), max(values)] if values else None
 
 
+class BotWatched:
+    """While the people play: the bot's memory and backlog every ``SAMPLE_EVERY`` s, its loop's lag, and
+    when each call the outbox let go was resumed, to be made at once."""
+
+    def __init__(self, outbox: Outbox) -> None:
+        self.outbox = outbox
+        self.samples: list[tuple[float, int]] = []
+        self.lags: list[float] = []
+        self.granted_at: list[float] = []
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def sample(self) -> None:
+        while True:
+            self.samples.append((rss_mib(), self.outbox.waiting()))
+            await REAL_TIME.sleep(SAMPLE_EVERY)
+
+    def __enter__(self) -> BotWatched:
+        wait = self.wait = self.outbox.wait
+
+        async def traced(waiter: Any) -> None:
+            await wait(waiter)
+            self.granted_at.append(clock.wall())
+
+        self.outbox.wait = traced  # type: ignore[method-assign]
+        self.tasks = [asyncio.create_task(self.sample()), asyncio.create_task(loop_lag(self.lags))]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for task in self.tasks:
+            task.cancel()
+        self.outbox.wait = self.wait  # type: ignore[method-assign]
+
+
 async def run_split(
     games: int,
     seconds: float,
@@ -501,13 +560,7 @@ async def run_split(
     with tempfile.TemporaryDirectory() as tmp:
         # No turn timers: play starts only once every table is open (minutes, at 1,000 tables), and meanwhile
         # the first tables' timers would run out and computers take the seats of people about to play.
-        settings: dict[str, Any] = {"concurrent_updates": 256, "computer_workers": 0}
-        if limits:
-            settings.update(rate_overall_per_second=30)
-        else:
-            settings.update(group_messages_per_minute=0)
-        if cruise is not None:
-            settings.update(rate_cruise_share=cruise)
+        settings = bot_settings(limits, workers=0, cruise=cruise)
         runner = BotRunner(cast(FakeTelegram, address), Path(tmp) / "load.db", http=True, **settings)  # over a socket
         await runner.start()
         await show_tables_as(runner, games, table)
@@ -520,40 +573,17 @@ async def run_split(
         while runner.publisher.outbox.waiting():  # the opening's messages still on their way: play starts after
             await REAL_TIME.sleep(0.1)
             await runner.handled()
-        snapshot = tracemalloc.take_snapshot().filter_traces(
-            [tracemalloc.Filter(True, f"*/{pkg}/*") for pkg in ("engine", "storage", "bot")]
-        )
-        bot_bytes = sum(stat.size for stat in snapshot.statistics("filename"))
-        tracemalloc.stop()
+        bot_bytes = bots_traced_bytes()
         rss_before = rss_mib()
         calls_before = runner.publisher.calls_by_priority.copy()
         decisions = runner.uses.computers.decisions
         outbox = runner.publisher.outbox
         waited, granted = dict(outbox.waited), outbox.granted_by_priority.copy()
         cpu = clock.cpu()
-        samples: list[tuple[float, int]] = []
-        lags: list[float] = []
-        granted_at: list[float] = []  # when each call the outbox let go was resumed, to be made at once
-        wait = outbox.wait
-
-        async def traced(waiter: Any) -> None:
-            await wait(waiter)
-            granted_at.append(clock.wall())
-
-        outbox.wait = traced  # type: ignore[method-assign]
-
-        async def sample() -> None:  # the bot's memory and its backlog as the run goes on
-            while True:
-                samples.append((rss_mib(), outbox.waiting()))
-                await REAL_TIME.sleep(SAMPLE_EVERY)
-
-        sampler, lagger = asyncio.create_task(sample()), asyncio.create_task(loop_lag(lags))
-        mine.send("play")
-        with GcPauses().on() as pauses:
-            assert await receive() == "played"
-        sampler.cancel()
-        lagger.cancel()
-        outbox.wait = wait  # type: ignore[method-assign]
+        with BotWatched(outbox) as watched:
+            mine.send("play")
+            with GcPauses().on() as pauses:
+                assert await receive() == "played"
         played_decisions = runner.uses.computers.decisions - decisions
         await runner.handled()
         cpu = clock.cpu() - cpu
@@ -577,17 +607,17 @@ async def run_split(
         bot_cpu_share=round(cpu / result["seconds"], 2),
         bot_memory_per_game_kib=round((bot_bytes - before) / games / 1024, 1),
         bot_rss_mib_before_and_after_play=[rss_before, rss_after],
-        **{f"bot_rss_mib_and_calls_waiting_every_{SAMPLE_EVERY:g}_s": [[round(r, 1), w] for r, w in samples]},
+        **{f"bot_rss_mib_and_calls_waiting_every_{SAMPLE_EVERY:g}_s": [[round(r, 1), n] for r, n in watched.samples]},
         retries=retries,
         # no computer seats and no timers here: a computer decision would be a person's turn taken from him
         computer_decisions_while_people_played_and_after=[played_decisions, decisions - played_decisions],
         outbox_mean_wait_ms_by_priority=outbox_wait,
         # a call the outbox lets go reaches the server later when the loop is late: bunched calls can go past
         # Telegram's budget even though the outbox never lets more go than it allows
-        bot_loop_lag_ms_p50_p99_max=[pct(lags, 0.5), pct(lags, 0.99), pct(lags, 1.0)],
-        bot_loop_lags_over_half_a_second=sum(1 for x in lags if x > 0.5),
+        bot_loop_lag_ms_p50_p99_max=[pct(watched.lags, 0.5), pct(watched.lags, 0.99), pct(watched.lags, 1.0)],
+        bot_loop_lags_over_half_a_second=sum(1 for x in watched.lags if x > 0.5),
         bot_gc_collections_and_longest_ms=pauses.summary(),
-        bot_busiest_second_of_calls_let_go=busiest_second(granted_at),
+        bot_busiest_second_of_calls_let_go=busiest_second(watched.granted_at),
         rate_limited_calls_per_card_by_priority={k: round(n / played, 3) for k, n in sorted(by_priority.items())}
         if played
         else None,
