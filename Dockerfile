@@ -17,7 +17,8 @@ COPY setup.py pyproject.toml README.md ./
 COPY engine engine
 COPY storage storage
 COPY bot bot
-# The compiled search core (engine/compiled) is built here with the C compiler, which then goes again.
+# The games' compiled search cores (each game's _compiled.c in engine/games/<game>/) are built here with the
+# C compiler, which then goes again.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends gcc libc6-dev \
     && pip install --no-deps . \

@@ -7,39 +7,12 @@ the budgets are never exceeded and Telegram never needs to refuse.  Callback ans
 Telegram and never wait here: they come first.
 
 The calls waiting are served earliest due first; a call is due ``grace[priority]`` seconds after it began
-to wait, so a presser's own hand (no grace) goes before the hand of the player whose turn came (or who may
-act out of turn), which goes before other messages, then the group's table, then the hands of players
-who may not act (the most grace: the edit that comes when his turn does shows the same and more): the
-table lags, the hands that matter do not.  The graces are long, so that this is nearly a strict
-priority: past capacity the idle hands' and the table's edits are shed first (they are coalesced per
-message: the publisher sends only the newest render of a message when its turn comes, so one edit then
-shows many cards), and still no table starves: an edit that has waited out its grace goes before any newer
-hand.
-
-Past capacity the background priorities (the table, the idle hands, and deleting notices whose turn passed)
-must not take the budget from the people waiting, however many tables wait: their graces stretch with the
-number of background calls waiting, so that those that come due take about ``background_share`` of the
-overall budget (by Little's law, as many calls waiting as the rate times the wait), and the rest is left to
-the hands a person waits for.  Below that (about ``background_share`` × ``overall`` × the table's grace
-calls waiting: 180 at Telegram's rate) the graces are as given.
-
-Telegram's limits are "about" and not published exactly, and a bot that runs at them all the time has no room
-left for requests bunched on their way.  So the background priorities go before their due only while the bot's
-pace, all calls counted, stays under ``cruise_share`` of the overall budget: ``cruise`` is a bucket at that
-rate which every call takes from (with up to a second of debt), and a background call not yet due needs a
-token of it.  Those held are set aside (``_held``) and the calls behind them go: the people's calls may use
-the whole budget, the group's tables and the idle hands fill it up to the cruise, and past that go when they
-come due.  Below capacity the tables are edited within a moment (each call before a table edit holds it
-1/cruise s: about 80 ms for the two hands a card changes); at capacity they are edited less often, and the
-rest of Telegram's budget is kept unused.
-
-Budgets are token buckets (a rate and a burst); a group has a sliding window too, so that no window of
-``group_period`` seconds holds more than ``group_limit`` calls whatever the burst, and a private chat a
-shorter burst for new messages than for edits (as Telegram allows).  Each burst is below Telegram's, so
-that requests bunched on their way still fit.  The overall budget has no burst to speak of (one call): no
-second holds more than ``overall`` + 1 calls, and calls let go before a stall of the event loop (a full
-garbage collection) that reach Telegram in one bunch with those after it stay within what Telegram allows.
-At 30 a second a burst would save a call at most 33 ms.
+to wait: a presser's own hand first, then the hand of the player whose turn came, other messages, the
+group's table, and last the hands of players who may not act.  Past capacity the graces of the background
+calls stretch with their number, so they take about ``background_share`` of the budget; below it the
+background goes early only while the bot's pace stays under ``cruise_share`` of the budget (``cruise``),
+which keeps room for requests bunched on their way.  docs/operations.md ("How the outbox spends Telegram's
+budget") says why each of these is as it is.
 """
 
 from __future__ import annotations

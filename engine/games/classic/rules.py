@@ -1,4 +1,4 @@
-"""Classic Kozel: jacks, queens and clubs are trumps: rules C1–C14 of docs/rules.md, with their house-rule options."""
+"""Classic Kozel: jacks, queens and clubs are trumps: rules C1–C14 of its rules.md, with their house-rule options."""
 
 from __future__ import annotations
 

@@ -127,7 +127,7 @@ def random_play(deals: int, seed: int, options: Mapping[str, object]) -> int:
 
 # --- for the search over sampled worlds (engine.compiled.CompiledGame) and bench.solver -------------------
 
-# A world is valued by two figures, both affordable from the deal's first card (under 5 ms in 3 to 6 players):
+# A world is valued by two figures, both affordable from the deal's first card:
 # the heuristics' playout and the best response to the others' heuristics (respond.c).  The second breaks a tie
 # between candidates, weighed too little to outweigh any difference of the first.
 TIE = 1e-6

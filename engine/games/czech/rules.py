@@ -1,4 +1,4 @@
-"""Czech Kozel: each for himself, penalty points, 3 to 6 players: rules K1–K10 of docs/rules.md.
+"""Czech Kozel: each for himself, penalty points, 3 to 6 players: rules K1–K10 of its rules.md.
 
 The German-suited cards are the same card objects as the French ones (see ``engine.games.czech.names`` for their
 German names): červené = ♥, zelené = ♠, žaludy = ♣, kule = ♦; spodek (U) = J, svršek (O) = Q.  The kozel,

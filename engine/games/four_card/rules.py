@@ -1,4 +1,4 @@
-"""Four-card Kozel, yard rules: rules F1–F16 of docs/rules.md."""
+"""Four-card Kozel, yard rules: rules F1–F16 of its rules.md."""
 
 from __future__ import annotations
 
