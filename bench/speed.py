@@ -25,7 +25,7 @@ import json
 from typing import Any
 
 from engine import clock, find_variant
-from engine.compiled import load
+from engine.compiled import CompiledGame, load
 from engine.registry import samples
 from engine.simulate import simulate
 
@@ -68,7 +68,7 @@ def main() -> None:
 
 
 def core_line(
-    core: Any, name: str, options: dict[str, Any], *, deals: int, repeat: int, pure_cpu: float
+    core: CompiledGame, name: str, options: dict[str, Any], *, deals: int, repeat: int, pure_cpu: float
 ) -> dict[str, Any]:
     """The compiled core's random deals, best of ``repeat`` runs, beside the pure engine's CPU figure."""
     best_wall = best_cpu = 0.0
