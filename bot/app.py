@@ -47,6 +47,20 @@ MENU_RETRY_CAP = 600.0  # ... up to this
 Context = ContextTypes.DEFAULT_TYPE
 
 
+def connections(
+    settings: Settings, transport: Callable[[float], BaseRequest] | None
+) -> tuple[BaseRequest, BaseRequest]:
+    """The connections to the Bot API: one pool for the calls, one for the long poll (which waits longer)."""
+    poll_timeout = settings.poll_timeout_seconds + 10.0
+    if transport is not None:
+        return transport(REQUEST_READ_TIMEOUT), transport(poll_timeout)
+    # python-telegram-bot's own connections, as its builder makes them
+    return (
+        HTTPXRequest(connection_pool_size=256, read_timeout=REQUEST_READ_TIMEOUT),
+        HTTPXRequest(connection_pool_size=1, read_timeout=poll_timeout),
+    )
+
+
 def build_application(
     settings: Settings,
     seeds: Callable[[], int] = new_seed,
@@ -67,13 +81,7 @@ def build_application(
     # caller (bot.delivery.floods): no python-telegram-bot limiter, whose retries would bypass the outbox.
     builder = builder.concurrent_updates(settings.concurrent_updates)
     liveness = Liveness(clock, mode="webhook" if settings.webhook_url else "polling")
-    poll_timeout = settings.poll_timeout_seconds + 10.0
-    calls: BaseRequest
-    if transport is not None:
-        calls, polling = transport(REQUEST_READ_TIMEOUT), transport(poll_timeout)
-    else:  # python-telegram-bot's own connections, as its builder makes them
-        calls = HTTPXRequest(connection_pool_size=256, read_timeout=REQUEST_READ_TIMEOUT)
-        polling = HTTPXRequest(connection_pool_size=1, read_timeout=poll_timeout)
+    calls, polling = connections(settings, transport)
     builder = builder.request(ObservedRequest(liveness, calls))
     builder = builder.get_updates_request(ObservedRequest(liveness, polling, polling=True))
 
@@ -93,9 +101,7 @@ def build_application(
         executor = None
         if settings.computer_workers > 0:  # computer players think in other processes: presses stay fast
             executor = ProcessPoolExecutor(settings.computer_workers, mp_context=multiprocessing.get_context("spawn"))
-        uses = wiring.build(
-            storage, publisher, application.bot.username, settings, executor=executor, seeds=seeds
-        )
+        uses = wiring.build(storage, publisher, application.bot.username, settings, executor=executor, seeds=seeds)
         application.bot_data.update(storage=storage, publisher=publisher, uses=uses, executor=executor)
         metrics = Metrics(uses, liveness, storage).hooked(uses, storage, clock.monotonic) if settings.metrics else None
         application.bot_data.update(metrics=metrics, liveness=liveness)
@@ -113,32 +119,6 @@ def build_application(
             await start_miniapp(application, settings, uses, clock)
         log.info("started as @%s; %d running games restored", application.bot.username, restored)
 
-    async def post_stop(application: Application) -> None:  # type: ignore[type-arg]
-        """No update is taken any more, and the HTTP client is still open: what is owed is sent now."""
-        miniapp = application.bot_data.get("miniapp")
-        if isinstance(miniapp, MiniApp):  # no tap is taken any more either
-            await miniapp.stop()
-        uses = application.bot_data.get("uses")
-        if isinstance(uses, wiring.UseCases):
-            await uses.wind_down()
-
-    async def post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
-        health = application.bot_data.get("health")
-        if isinstance(health, web.AppRunner):
-            await health.cleanup()
-        miniapp = application.bot_data.get("miniapp")
-        if isinstance(miniapp, MiniApp):  # still up after a start that failed half-way
-            await miniapp.stop()
-        uses = application.bot_data.get("uses")
-        if isinstance(uses, wiring.UseCases):
-            await uses.close()
-        executor = application.bot_data.get("executor")
-        if isinstance(executor, ProcessPoolExecutor):
-            executor.shutdown(wait=False, cancel_futures=True)
-        storage = application.bot_data.get("storage")
-        if isinstance(storage, Storage):
-            await storage.close()
-
     application = builder.post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown).build()
 
     async def heard(update: Update, context: Context) -> None:
@@ -150,6 +130,35 @@ def build_application(
     application.add_handler(TypeHandler(Update, heard), group=-2)
     handlers.register(application)
     return application
+
+
+async def post_stop(application: Application) -> None:  # type: ignore[type-arg]
+    """No update is taken any more, and the HTTP client is still open: what is owed is sent now."""
+    miniapp = application.bot_data.get("miniapp")
+    if isinstance(miniapp, MiniApp):  # no tap is taken any more either
+        await miniapp.stop()
+    uses = application.bot_data.get("uses")
+    if isinstance(uses, wiring.UseCases):
+        await uses.wind_down()
+
+
+async def post_shutdown(application: Application) -> None:  # type: ignore[type-arg]
+    """The application is done: what the start opened is closed, however far the start got."""
+    health = application.bot_data.get("health")
+    if isinstance(health, web.AppRunner):
+        await health.cleanup()
+    miniapp = application.bot_data.get("miniapp")
+    if isinstance(miniapp, MiniApp):  # still up after a start that failed half-way
+        await miniapp.stop()
+    uses = application.bot_data.get("uses")
+    if isinstance(uses, wiring.UseCases):
+        await uses.close()
+    executor = application.bot_data.get("executor")
+    if isinstance(executor, ProcessPoolExecutor):
+        executor.shutdown(wait=False, cancel_futures=True)
+    storage = application.bot_data.get("storage")
+    if isinstance(storage, Storage):
+        await storage.close()
 
 
 def begin_stop(application: Application) -> None:  # type: ignore[type-arg]
@@ -244,6 +253,7 @@ async def start_health(
 ) -> None:
     """Serve GET /health on HEALTH_HOST:HEALTH_PORT (see ``bot.health``), and GET /metrics with ``metrics``,
     until the application shuts down."""
+
     async def answer() -> tuple[bool, dict[str, Any]]:
         storage = application.bot_data.get("storage")
         running = application.updater is not None and application.updater.running
