@@ -24,7 +24,8 @@ from engine.registry import samples
 from storage.models import RatingPoint
 from tests.helpers import doubled_czech
 
-ISSUE = ("Маша 🌸🌸", "李雷 Li", "محمد", "Jürgen 👨‍👩‍👧", "Ali علي", "שלום world 2", "Zoë 🇨🇿 👍🏽 김민준")
+# The issue's names, with Greek (accents and breathings) and Japanese kana besides.
+ISSUE = ("Маша 🌸🌸", "李雷 Li さくら", "محمد", "Jürgen 👨‍👩‍👧 Ἀλέξη", "Ali علي", "שלום world 2", "Zoë 🇨🇿 👍🏽 김민준 カタカナ")
 # The longest name Telegram allows: a first and a last name of 64 characters each.
 FIRST = ("Александра-Jürgen 🌸👨‍👩‍👧李雷" * 4)[:64]
 LAST = ("Černá-Ἀλέξανδρος 🇨🇿 あいう 김민준" * 4)[:64]

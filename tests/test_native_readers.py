@@ -101,11 +101,21 @@ def test_taking_every_trick_gives_the_others_penalty_points_declined() -> None:
                           "každý z ostatních dostává 22 trestných bodů."]  # fmt: skip
 
 
+RU_IN_DEALS = ("раздаче", "раздачах", "раздачах", "раздаче", "раздачах")  # в + the prepositional, at COUNTS
+
+
 def test_russian_corrections() -> None:
     assert [tn("ru", "hand.chosen_over", n, cards="A♠").split("(")[1] for n in COUNTS] == [
         "на 1 карту больше, чем нужно)", "на 2 карты больше, чем нужно)", "на 5 карт больше, чем нужно)",
         "на 21 карту больше, чем нужно)", "на 22 карты больше, чем нужно)"]  # fmt: skip
     assert all(tn("ru", "table.eggs_pending", n, bonus=4).endswith("получит бонус +4.") for n in COUNTS)
+    assert [tn("ru", "table.eggs_pending", n, bonus=4).split(" — ")[0] for n in COUNTS] == [
+        f"🥚 Яйца (60:60) уже были в {n} {form}" for n, form in zip(COUNTS, RU_IN_DEALS, strict=True)
+    ]
+    assert [tn("ru", "score.last_cancelled", n, game="Классический козёл").split(":")[0] for n in COUNTS] == [
+        f"Последняя партия (Классический козёл) отменена после {n} {form}"
+        for n, form in zip(COUNTS, ("раздачи", "раздач", "раздач", "раздачи", "раздач"), strict=True)
+    ]
     assert t("ru", "top.group_only").endswith("командой /stats в личном чате с ботом.")
     # nobody takes the Czech talon: it is out of play, in the text table and on the picture alike
     assert t("ru", "table.talon", count=2) == "Вне игры: 2" and t("ru", "picture.talon", count=2) == "Вне игры: 2"
@@ -127,6 +137,24 @@ def test_czech_corrections() -> None:
     assert t("cs", "stats.line_czech", game="Český kozel", played=2, won=1, lost=0, between=1).startswith(
         "Český kozel: "
     )
+
+
+def test_czech_counts_and_cancels_a_series_as_a_series_where_the_ratings_do() -> None:
+    """A native reader: «hry 2» in /stats and «Poslední hra … zrušena» in /score, beside «2 hodnocené série»
+    and «Zrušená série» of the ratings, name one thing two ways."""
+    assert t("cs", "stats.line", game="Klasický kozel", played=2, won=1, lost=1) == (
+        "Klasický kozel: série 2 · výhry 1 · prohry 1"
+    )
+    assert t("cs", "stats.line_czech", game="Český kozel", played=2, won=1, lost=0, between=1).startswith(
+        "Český kozel: série 2 · "
+    )
+    assert t("cs", "stats.none") == "Zatím nemáte žádnou dohranou sérii."
+    cancelled = [tn("cs", "score.last_cancelled", n, game="Klasický kozel") for n in (1, 2, 5, 21, 22)]
+    cancelled += [t("cs", f"score.last_cancelled_{when}", game="Klasický kozel") for when in ("first_deal", "lobby")]
+    assert all(text.startswith("Poslední série, Klasický kozel, byla zrušena ") for text in cancelled), cancelled
+    forms = {1: "rozdání", 2: "rozdáních", 5: "rozdáních", 21: "rozdáních", 22: "rozdáních"}  # po + the locative
+    for (n, form), text in zip(forms.items(), cancelled, strict=False):
+        assert f"byla zrušena po {n} {form}: " in text, text
 
 
 QUOTES = {"en": "“{chat}”", "ru": "«{chat}»", "cs": "„{chat}“"}
