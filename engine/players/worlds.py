@@ -5,13 +5,13 @@ cannot see — other hands, face-down discards, the stock, the talon — consist
 
 * every face-up card of the deal is where the view shows it (a trick, the table, or — after a molodka sent
   it back, F10 — the hand of the player who had played it);
-* a player who did not follow the led suit holds none of it (C10, K4: there is no drawing in those games);
-* a player who went out of trumps holds no trump (C7); the partners know the two exchanged cards;
-* in the first deal of classic Kozel the leader holds the A♦ until he leads it (C8);
-* the kozel stays in the hand of the player who doubled until it is played (K6);
+* a player who did not follow the led suit holds none of it, in a game whose state says which suit a card
+  follows (``follow_suit``: C10, K4, where nobody draws);
 * the shown trump card lies at its place in the stock, or with the player who drew it — in his hand or
   among his face-down discards (F5, F11);
 * hand sizes, the stock, the talon and the number of face-down cards are as counted;
+* what the game's own rules tell, from its package (``ComputerPlay.infer``: for example who went out of
+  trumps, C7, who must still hold the A♦, C8, or the kozel of a double, K6);
 * the seat may do in the world just what it may in the view (C7: a seat that may go out of trumps knows that
   his partner holds a plain card to give back).
 
