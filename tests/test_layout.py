@@ -451,3 +451,38 @@ def modules_imported(path: Path) -> set[str]:
         elif isinstance(node, ast.Import):
             found |= {a.name for a in node.names}
     return found
+
+
+SKIPPED = {".git", ".venv", "build", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis"}
+
+
+def project_files() -> Iterator[tuple[Path, str]]:
+    """Every file of the project that is text, but what tools and builds leave."""
+    for path in sorted(ROOT.rglob("*")):
+        inside = path.relative_to(ROOT).parts
+        if path.is_file() and not SKIPPED & set(inside) and not any(p.endswith(".egg-info") for p in inside):
+            try:
+                yield path.relative_to(ROOT), path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                continue
+
+
+def test_a_new_game_is_its_package_its_catalogue_entries_and_one_line_of_registration() -> None:
+    """Outside a game's package its name is written only in its catalogue entries and its line of
+    ``engine/games/__init__.py``: no build file, C source, stylesheet, script or configuration lists it.
+    Python code outside the packages is held to it by the check above (a docstring may name a game, a test
+    may pick one for its scenario), and the docs may name any game."""
+    catalogues = {f"bot/locales/{lang}/LC_MESSAGES/kozel.po" for lang in ("en", "ru", "cs")}
+    files = list(project_files())
+    assert len(files) > 100 and catalogues <= {str(where) for where, _ in files}  # the scan reads the project
+    for name in game_words():
+        package = Path(*find_variant(name).package.split("."))
+        naming = {
+            str(where)
+            for where, text in files
+            if package not in where.parents and where.suffix not in (".py", ".md", ".pyi")
+            and re.search(rf"\b{name}\b", text)
+        }  # fmt: skip
+        assert naming == catalogues, name
+        registration = (ROOT / "engine" / "games" / "__init__.py").read_text()
+        assert registration.count(f'"{name}"') == 1, name
