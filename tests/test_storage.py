@@ -136,7 +136,7 @@ async def test_no_column_defaults_to_sqlites_clock(storage: Storage) -> None:
     """Every time a row keeps is the bot's clock (the one Storage was opened with): a statement that forgot
     its time fails, instead of being stamped by another clock."""
     assert await sqlites_own_clock(storage) == []
-    with pytest.raises(sqlite3.IntegrityError, match="NOT NULL constraint failed: chats.created_at"):
+    with pytest.raises(sqlite3.IntegrityError, match=r"NOT NULL constraint failed: chats\.created_at"):
         await storage.db.execute("INSERT INTO chats (chat_id) VALUES (-7)")
 
 
