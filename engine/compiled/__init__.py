@@ -50,8 +50,9 @@ class CompiledGame(Protocol):
         (``cards``: a bound of the game's own measure of what is left, for a bench that wants another)."""
         ...
 
-    def valued(self, state: GameState, /) -> bool:
-        """Whether ``worth`` values the deal from here; before, the heuristics play on."""
+    def valued(self, state: GameState, thorough: bool = False, /) -> bool:
+        """Whether ``worth`` (``thorough``: ``thorough_worth``) values the deal from here; before, the
+        heuristics play on."""
         ...
 
     def solve(self, data: bytes, /) -> tuple[int, int]:

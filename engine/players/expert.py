@@ -57,7 +57,7 @@ def worth(
     """Deal number ``deal`` valued for ``seat``: played on by the heuristics until the game's valuation can
     afford it, then valued by it (``thorough``: the ceiling's, ``CompiledGame.thorough_worth``); the deal may
     already be over."""
-    while len(state.deals) == deal and state.outcome is None and not game.valued(state):
+    while len(state.deals) == deal and state.outcome is None and not game.valued(state, thorough):
         heuristic_step(state)
         waiting = False  # the next action happened: waiting no longer means anything
     if len(state.deals) != deal or state.outcome is not None:

@@ -125,6 +125,8 @@ def random_play(deals: int, seed: int, options: Mapping[str, object]) -> int:
 
 
 SOLVE_CARDS = 20  # cards left in the hands from which a solve takes milliseconds (bench.solver)
+# ... and from which it takes a tenth of a second or so: the ceiling's, which has no decision's time to keep to
+THOROUGH_CARDS = 32
 # bench.solver: a solve from trick 1 takes seconds, so a tenth of the positions there
 BENCH = SolverBench(tricks=(1, 3, 5), fewer={1: 10})
 
@@ -141,9 +143,10 @@ def solvable(state: GameState, cards: int = SOLVE_CARDS) -> bool:
     return in_card_play(state) and sum(map(len, state.hands)) <= cards
 
 
-def valued(state: GameState) -> bool:
-    """``worth`` is a solve: it values the deal once the solve is affordable."""
-    return solvable(state)
+def valued(state: GameState, thorough: bool = False) -> bool:
+    """``worth`` is a solve: it values the deal once the solve is affordable in a decision's time;
+    ``thorough_worth`` once it is affordable at all, in a measurement."""
+    return solvable(state, THOROUGH_CARDS if thorough else SOLVE_CARDS)
 
 
 def worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
@@ -153,5 +156,5 @@ def worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float
 
 
 def thorough_worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
-    """The ceiling's valuation is the expert's: no cheaper stand-in takes the place of its search."""
+    """The ceiling's valuation: the expert's solve, from deeper in the deal (``valued``)."""
     return worth(state, seat, waiting, same_world)

@@ -148,7 +148,7 @@ def solvable(state: GameState, cards: int = SOLVE_CARDS) -> bool:
     return state.to_move is not None and state.outcome is None and sum(map(len, state.hands)) <= cards
 
 
-def valued(state: GameState) -> bool:
+def valued(state: GameState, thorough: bool = False) -> bool:
     """The best response and the playout are affordable from the deal's first card."""
     return solvable(state, 99)
 

@@ -164,7 +164,7 @@ def solvable(state: GameState, cards: int = 0) -> bool:
     return len(state.stock) <= cards
 
 
-def valued(state: GameState) -> bool:
+def valued(state: GameState, thorough: bool = False) -> bool:
     """``worth`` values any position: by a solve once it is affordable, by the core's playout before."""
     return True
 

@@ -6,10 +6,14 @@ import random
 
 import pytest
 
-from engine import GameState, Kind
-from engine.compiled import CompiledGame
+from engine import GameState, Kind, find_variant
+from engine.compiled import CompiledGame, solver
+from engine.games.classic import compiled as cc
+from engine.games.classic.rules import ClassicState
 from engine.games.classic.tests.test_players import first_position_with
 from engine.players import ExpertPlayer
+from engine.players.expert import worth
+from engine.players.search import heuristic_step
 
 
 def rigged(kind: Kind, value: float) -> object:
@@ -47,3 +51,23 @@ def test_c6_c7_the_experts_real_valuation_of_an_announcement_is_legal(kind: Kind
     view = state.view(seat)
     choice = ExpertPlayer(budget=None, worlds=3).choose(view, random.Random(2))
     assert choice is None or choice in view.legal
+
+
+def test_the_ceiling_solves_from_deeper_in_the_deal_than_a_decision_can_afford() -> None:
+    """The ceiling's valuation (``thorough``) is the exact solve of a position two tricks into the deal, where
+    the expert's own still has the heuristics play on until a solve fits in a decision's time."""
+    game = solver("classic")
+    differs = 0
+    for seed in range(12):
+        state = find_variant("classic").new_game(seed)
+        assert isinstance(state, ClassicState)
+        while not (cc.in_card_play(state) and sum(map(len, state.hands)) == 28 and not state.trick):
+            heuristic_step(state)
+        seat = state.to_move
+        assert seat is not None and not cc.valued(state) and cc.valued(state, True)
+        exact, _ = cc.solve(cc.encode_state(state))
+        exact = exact if seat % 2 == 0 else -exact
+        deal = len(state.deals)
+        assert worth(game, state.fork(), seat, deal, waiting=False, same_world=False, thorough=True) == exact
+        differs += worth(game, state.fork(), seat, deal, waiting=False, same_world=False) != exact
+    assert differs  # the heuristics' continuation is a cheaper stand-in, and it shows
