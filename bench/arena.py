@@ -70,11 +70,12 @@ class Log:
 @dataclass(frozen=True)
 class AllSeeing:
     """The arena's upper bound, never a level of the bot: it values each of its candidates in the true deal,
-    every card known, with the expert's valuation (``expert.worth``: the game's exact solver, or its best
-    response to the others' heuristics, after the heuristics where that would be too dear).  A redeal (C6)
-    deals from a seed it does not know.  ``honest``: what nobody at the table could know (a stock's order,
-    ``ComputerPlay.unforeseen``) it does not know either: it values each candidate over ``reshuffles`` worlds
-    with that drawn afresh, the honest ceiling of what search can reach."""
+    every card known, with the thorough form of the expert's valuation (``expert.worth``: the game's exact
+    solver, or its best response to the others' heuristics, after the heuristics only where even a
+    measurement could not afford it).  A redeal (C6) deals from a seed it does not know.  ``honest``: what
+    nobody at the table could know (a stock's order, ``ComputerPlay.unforeseen``) it does not know either: it
+    values each candidate over ``reshuffles`` worlds with that drawn afresh, the honest ceiling of what search
+    can reach."""
 
     name: ClassVar[str] = "all-seeing"
     honest: ClassVar[bool] = False
