@@ -9,7 +9,6 @@ import pytest
 from engine import GameState, Kind, find_variant
 from engine.compiled import CompiledGame, solver
 from engine.games.classic import compiled as cc
-from engine.games.classic.rules import ClassicState
 from engine.games.classic.tests.test_players import first_position_with
 from engine.players import ExpertPlayer
 from engine.players.expert import worth
@@ -60,13 +59,11 @@ def test_the_ceiling_solves_from_deeper_in_the_deal_than_a_decision_can_afford()
     differs = 0
     for seed in range(12):
         state = find_variant("classic").new_game(seed)
-        assert isinstance(state, ClassicState)
-        while not (cc.in_card_play(state) and sum(map(len, state.hands)) == 28 and not state.trick):
+        while not cc.solvable(state, 28):
             heuristic_step(state)
         seat = state.to_move
         assert seat is not None and not cc.valued(state) and cc.valued(state, True)
-        exact, _ = cc.solve(cc.encode_state(state))
-        exact = exact if seat % 2 == 0 else -exact
+        exact = cc.worth(state, seat, False, False)  # the solve of this very position
         deal = len(state.deals)
         assert worth(game, state.fork(), seat, deal, waiting=False, same_world=False, thorough=True) == exact
         differs += worth(game, state.fork(), seat, deal, waiting=False, same_world=False) != exact
