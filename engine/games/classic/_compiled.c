@@ -85,17 +85,33 @@ static PyObject *step(PyObject *self, PyObject *args) {
 static PyObject *solve(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *data;
-    int same_world = 0;
-    if (!PyArg_ParseTuple(args, "S|p", &data, &same_world)) return NULL;
+    int same_world = 0, cards = 36;
+    if (!PyArg_ParseTuple(args, "S|pi", &data, &same_world, &cards)) return NULL;
+    if (cards < 0 || cards > 36) {
+        PyErr_SetString(PyExc_ValueError, "the cards left where a solve starts are 0 to 36");
+        return NULL;
+    }
     Classic s;
     if (unpack(data, &s) < 0) return NULL;
     long nodes = 0;
     int value;
     Py_BEGIN_ALLOW_THREADS
+    cl_continue(&s, cards);
     value = cl_solve(&s, same_world, &nodes);
     Py_END_ALLOW_THREADS
     if (value == -32768) return PyErr_NoMemory();
     return Py_BuildValue("(il)", value, nodes);
+}
+
+static PyObject *heuristic(PyObject *self, PyObject *arg) {
+    (void)self;
+    Classic s;
+    if (unpack(arg, &s) < 0) return NULL;
+    if (s.over) {
+        PyErr_SetString(PyExc_ValueError, "the deal is over: nobody plays");
+        return NULL;
+    }
+    return PyLong_FromLong(cl_heuristic(&s));
 }
 
 static PyObject *random_deals(PyObject *self, PyObject *args) {
@@ -118,7 +134,9 @@ static PyMethodDef methods[] = {
     {"legal", legal, METH_O, "The cards the seat to move may play."},
     {"step", step, METH_VARARGS, "Play a legal card: (position, deal over)."},
     {"solve", solve, METH_VARARGS,
-     "The exact value to team 0 of a position with every card known: (value, nodes searched)."},
+     "The exact value to team 0 of a position with every card known, the heuristics playing on until at most "
+     "the cards given are left: (value, nodes searched)."},
+    {"heuristic", heuristic, METH_O, "The card the heuristics play for the seat to move."},
     {"random_deals", random_deals, METH_VARARGS,
      "Random deals from random shuffles: (cards played, card points of team 0, of team 1)."},
     {NULL, NULL, 0, NULL},

@@ -103,11 +103,19 @@ def random_deals(deals: int, seed: int) -> tuple[int, int, int]:
     return result
 
 
-def solve(data: bytes, lib: ModuleType | None = None, same_world: bool = False) -> tuple[int, int]:
+def solve(
+    data: bytes, lib: ModuleType | None = None, same_world: bool = False, cards: int = 36
+) -> tuple[int, int]:
     """The exact worth to team 0 of the position with every card known, by the core's solver: (value, nodes
-    searched).  The value counts as ``ClassicState.deal_value`` does for seat 0."""
-    result: tuple[int, int] = (lib or _compiled).solve(data, same_world)
+    searched).  The value counts as ``ClassicState.deal_value`` does for seat 0.  ``cards``: the heuristics
+    (``heuristic``) play on until at most that many cards are left in the hands, and the solve starts there."""
+    result: tuple[int, int] = (lib or _compiled).solve(data, same_world, cards)
     return result
+
+
+def heuristic(data: bytes, lib: ModuleType | None = None) -> Card:
+    """The card the hand-written heuristics (heuristics.py) play for the seat to move, by the core."""
+    return Card.from_code((lib or _compiled).heuristic(data))
 
 
 def plays_random(options: Mapping[str, object]) -> bool:
@@ -144,17 +152,20 @@ def solvable(state: GameState, cards: int = SOLVE_CARDS) -> bool:
 
 
 def valued(state: GameState, thorough: bool = False) -> bool:
-    """``worth`` is a solve: it values the deal once the solve is affordable in a decision's time;
-    ``thorough_worth`` once it is affordable at all, in a measurement."""
-    return solvable(state, THOROUGH_CARDS if thorough else SOLVE_CARDS)
-
-
-def worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
+    """``worth`` and ``thorough_worth`` value any position of card play: the announcements before it are the
+    pure engine's to play on."""
     assert isinstance(state, ClassicState)
-    value, _ = solve(encode(position(state)), same_world=same_world)
+    return in_card_play(state)
+
+
+def worth(state: GameState, seat: int, waiting: bool, same_world: bool, cards: int = SOLVE_CARDS) -> float:
+    """The deal's worth to ``seat``: the heuristics play on in the core until a solve is affordable in a
+    decision's time, then the rest is solved exactly (``cards``: the solve starts at that many instead)."""
+    assert isinstance(state, ClassicState)
+    value, _ = solve(encode(position(state)), same_world=same_world, cards=cards)
     return value if seat % 2 == 0 else -value
 
 
 def thorough_worth(state: GameState, seat: int, waiting: bool, same_world: bool) -> float:
-    """The ceiling's valuation: the expert's solve, from deeper in the deal (``valued``)."""
-    return worth(state, seat, waiting, same_world)
+    """The ceiling's valuation: the expert's, solved from deeper in the deal."""
+    return worth(state, seat, waiting, same_world, THOROUGH_CARDS)

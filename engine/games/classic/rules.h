@@ -30,5 +30,8 @@ long cl_random_deals(long deals, uint64_t seed, long totals[2]);
 /* The exact value to team 0 of a position with every card known; ``same_world``: keep the transposition
  * table's entries of the previous solve (they hold for any position: the key is the whole position). */
 int cl_solve(const Classic *s, int same_world, long *nodes);
+int cl_heuristic(const Classic *s); /* heuristics.py's card for the seat to move; -1 once the deal is over */
+/* The heuristics play the deal on until at most ``cards`` are left in the hands; 1: the deal is over. */
+int cl_continue(Classic *s, int cards);
 
 #endif

@@ -18,7 +18,10 @@ import pytest
 from engine import find_variant
 from engine.actions import Kind
 from engine.games.classic import compiled as cc
+from engine.games.classic.heuristics import choose
 from engine.games.classic.rules import QUEEN_OF_CLUBS, SIX_OF_CLUBS, ClassicState
+from engine.players.contract import Situation
+from engine.players.search import heuristic_step
 from tests.builds import plant
 
 OPTION_SETS: list[dict[str, object]] = [
@@ -195,3 +198,66 @@ def both_clubs_out(state: ClassicState) -> bool:
 def a_team_without_a_trick(state: ClassicState) -> bool:
     """Every trick so far to one team, under the option by which taking every trick wins the series (C13)."""
     return state.options.all_tricks == "lose_series" and 0 in state.tricks_taken
+
+
+# --- the heuristics in the core: the expert's continuation until a solve is affordable -----------------------
+
+
+def heuristic_differences(deals: int, seed: int, lib: ModuleType | None = None) -> list[str]:
+    """Deals played by the heuristics, every option set in turn: in every position of card play the core's
+    card for the seat to move against heuristics.py's, and in some the core's solve after its heuristics
+    played on to a few cards against the solve of the pure engine's own continuation."""
+    variant, rng = find_variant("classic"), random.Random(seed)
+    for number in range(deals):
+        state = variant.new_game(rng.getrandbits(40), OPTION_SETS[number % len(OPTION_SETS)])
+        assert isinstance(state, ClassicState)
+        while not state.deals:
+            mover = state.to_move
+            assert mover is not None
+            if not cc.in_card_play(state):
+                heuristic_step(state)
+                continue
+            chosen = choose(Situation.of_state(state, mover), True)
+            assert chosen is not None and chosen.kind is Kind.PLAY
+            data = cc.encode(cc.position(state))
+            core = cc.heuristic(data, lib)
+            if core != chosen.cards[0]:
+                return [f"in {cc.position(state)} the core plays {core}, heuristics.py {chosen}"]
+            if number % 5 == 0:
+                cards = rng.randrange(0, 12)
+                rest = state.fork()
+                while not rest.deals and sum(map(len, rest.hands)) > cards:
+                    heuristic_step(rest)
+                assert isinstance(rest, ClassicState)
+                if rest.deals:
+                    expected = ClassicState.deal_value(rest.deals[0], 0)
+                else:
+                    expected = cc.solve(cc.encode(cc.position(rest)))[0]
+                got = cc.solve(data, lib, cards=cards)[0]
+                if got != expected:
+                    return [f"from {cc.position(state)} solved at {cards} cards: the core {got}, {expected}"]
+            heuristic_step(state)
+    return []
+
+
+def test_the_core_plays_the_heuristics_as_heuristics_py_does() -> None:
+    """The expert's continuation: the same card as the pure heuristics in every position of card play of 200
+    deals, every option set among them, and the same solve once they have played on to a few cards."""
+    assert heuristic_differences(200, 93) == []
+
+
+HEURISTIC_MUTANTS = {  # (the core's file, what it says, a plausible mistake)
+    "drawing trumps": ("heuristics.c", "if (trumps >= 4 && trump_plays)", "if (trumps >= 3 && trump_plays)"),
+    "the shortest suit": ("heuristics.c", "length[i.esuit] * 1000L + i.power", "i.power"),
+    "catching the queen (C12)": ("heuristics.c", "queen_by % 2 != seat % 2", "queen_by != seat"),
+    "the partner's trick": ("heuristics.c", "(top & 15) == ACE;", "0;"),
+    "the last play": ("heuristics.c", "last ? i.points * 10L - i.power : i.power", "i.power"),
+    "the first of a tie": ("heuristics.c", "if (sign * key[i] < sign * key[best])", "if (sign * key[i] <= sign * key[best])"),
+    "where the solve starts": ("heuristics.c", "if (left <= cards) return 0;", "if (left < cards) return 0;"),
+}
+
+
+@pytest.mark.parametrize("mistake", sorted(HEURISTIC_MUTANTS))
+def test_a_bug_planted_in_the_core_s_heuristics_is_seen(mistake: str, tmp_path: Path) -> None:
+    mutant = plant(find_variant("classic"), *HEURISTIC_MUTANTS[mistake], tmp_path)
+    assert heuristic_differences(60, 94, mutant)
