@@ -223,3 +223,11 @@ def test_the_log_holds_level_a_s_decisions_and_the_regret_tool_scores_them(
         assert position["seat"] == position["table"] or find_variant(game).teams  # A alone in its seat
     report = regret.score(positions, "basic", None, None)
     assert report[0]["regret"] == report[0]["logged_regret"] >= 0 and report[0]["positions"] == len(positions)
+    # Paired runs: each position's regret is written out, and a run against it is paired position by position.
+    first = tmp_path / "basic.jsonl"
+    regret.score(positions, "basic", None, None, tricks=1, out=first)
+    rows = [json.loads(line) for line in first.read_text().splitlines()]
+    assert rows and {row["trick"] for row in rows} == {1} and len(rows) < len(positions)
+    again = regret.score(positions, "random", None, None, against=first)[0]
+    assert again["paired"] == len(rows) and again["positions"] == len(positions)
+    assert regret.score(positions, "basic", None, None, against=first)[0]["paired_difference"] == 0
