@@ -208,6 +208,7 @@ class View:
     trump_lead_banned: tuple[int, ...] = ()
     exchange: tuple[Card, Card] | None = None
     stock_trump_index: int | None = None
+    trump_card_place: int | None = None  # where the shown trump card lay in the stock as dealt (F5)
     options: Any = None
 
 

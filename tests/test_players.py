@@ -30,7 +30,7 @@ from tests.helpers import GAME_CONFIGS, deck_of, table_cards
 SAME_FIELDS = [
     *("seat", "hand", "hand_sizes", "legal", "trick", "trick_top", "tricks", "tricks_taken", "totals", "to_move"),
     *("leader", "trump", "trump_card", "trump_card_holder", "stock_size", "talon_size", "doubled"),
-    *("trump_lead_banned", "stock_trump_index", "eggs_pending", "deals"),
+    *("trump_lead_banned", "stock_trump_index", "trump_card_place", "eggs_pending", "deals"),
 ]
 
 
@@ -283,10 +283,10 @@ def test_worlds_are_weighted_by_how_well_they_explain_the_others_play(variant: s
             state.apply(choice or state.legal_actions(mover)[0])
         seat = state.to_move
         assert seat is not None
-        assert likelihood(state.fork(), seat) == 1.0
+        assert likelihood(state.fork(), seat, random.Random(seed)) == 1.0
         knowledge = Knowledge(state.view(seat))
         rng = random.Random(seed)
-        weights = [likelihood(knowledge.world(rng), seat) for _ in range(20)]
+        weights = [likelihood(knowledge.world(rng), seat, rng) for _ in range(20)]
         assert all(0 < w <= 1 for w in weights)
         lighter += sum(1 for w in weights if w < 1)
     assert (lighter > 0) == tuning(variant).weighted

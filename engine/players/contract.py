@@ -6,7 +6,7 @@ of the view they are given.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -89,6 +89,41 @@ def nothing_unforeseen(state: GameState, rng: random.Random) -> None:
     """A game with no hidden order: whoever saw every hand knows all that matters."""
 
 
+class Decision(NamedTuple):
+    """A play another seat made earlier in the deal, and the situation he made it in (in a sampled world)."""
+
+    situation: Situation
+    played: Action
+    face_down: bool  # nobody saw its cards: only what kind of play it was tells anything
+
+
+# The others' plays of the deal so far in a sampled world, each with the situation its player was in, in the
+# order they were made: what ``search.likelihood`` holds against the heuristics.
+Decisions = Callable[[GameState, int, random.Random], Iterator[Decision]]
+
+
+def decisions_without_drawing(world: GameState, seat: int, rng: random.Random) -> Iterator[Decision]:
+    """``Decisions`` of a game where nobody draws: a hand at any moment of the deal is the hand now plus what
+    its owner played since."""
+    tricks = [list(record.plays) for record in world.tricks_done] + [list(world.trick)]
+    hands = [list(hand) for hand in world.hands]
+    for plays in tricks:
+        for play in plays:
+            hands[play.seat].extend(play.cards)
+    probe = world.fork()
+    for number, plays in enumerate(tricks):
+        for index, play in enumerate(plays):
+            if play.seat != seat and play.kind is Kind.PLAY:
+                probe.hands = [sorted(hand) for hand in hands]
+                probe.trick = plays[:index]
+                probe.tricks_done = world.tricks_done[:number]
+                probe.to_move = play.seat
+                probe._cache = {}
+                yield Decision(Situation.of_state(probe, play.seat), play, face_down=False)
+            for card in play.cards:
+                hands[play.seat].remove(card)
+
+
 @dataclass(frozen=True)
 class SearchTuning:
     """How the searches play a game, as the arena measured best (docs/players.md)."""
@@ -105,6 +140,7 @@ class ComputerPlay:
     tuning: SearchTuning
     infer: Inference = no_inference
     unforeseen: Unforeseen = nothing_unforeseen
+    decisions: Decisions = decisions_without_drawing
 
 
 def heuristic(variant: str) -> Heuristic:

@@ -90,7 +90,7 @@ class FlatSearch:
         while len(alive) > 1:
             world = knowledge.world(rng)
             world.seed = rng.getrandbits(32)  # a redeal (C6) deals cards nobody can know yet
-            weights.append(likelihood(world, seat) if weigh else 1.0)
+            weights.append(likelihood(world, seat, rng) if weigh else 1.0)
             deal = len(world.deals)  # counted before a candidate that ends the deal is applied
             for k, i in enumerate(alive):
                 state = world.fork() if k < len(alive) - 1 else world

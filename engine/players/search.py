@@ -12,8 +12,8 @@ widening): a decision affords a few hundred walks, too few to spend on replies n
 In a game whose tuning says so (``SearchTuning.weighted``) the worlds are also weighted by how likely the
 others' play makes them: a pool of worlds is sampled once per decision, each weighted by ``MISS`` per card
 another seat played where the basic heuristics would have played another with that world's cards, and every
-walk draws its world from the pool by weight.  (A game that draws from a stock cannot be weighted so: a hand
-then is not simply the hand now plus what was played.)
+walk draws its world from the pool by weight.  (Where a stock is drawn, the game rebuilds the hands the plays
+were made from.)
 
 The root also holds the announcements before the first lead, so they are decided by simulated value like any
 card: the redeal (C6, the deal is dealt again and its value is the new deal's) and going out of trumps (C7,
@@ -34,6 +34,7 @@ from engine.actions import Action, Kind
 from engine.clock import perf
 from engine.players.contract import Situation, heuristic, tuning
 from engine.players.worlds import Knowledge
+from engine.registry import find_variant
 from engine.state import GameState, View
 
 EXTRAS = (Kind.REDEAL, Kind.EXCHANGE)  # announcements no playout makes (C6, C7)
@@ -59,34 +60,20 @@ class _Node:
     children: dict[Action | None, _Node] = field(default_factory=dict)
 
 
-def likelihood(world: GameState, seat: int) -> float:
-    """How well a sampled world explains the others' plays so far in this deal: ``MISS`` for every card
-    another seat played where the basic heuristics, holding that world's cards, would have played another.
-    Only in a game whose tuning weighs worlds, where nothing is drawn, so a hand then is the hand now plus
-    what its owner played since; 1 elsewhere."""
+def likelihood(world: GameState, seat: int, rng: random.Random) -> float:
+    """How well a sampled world explains the others' plays so far in this deal: ``MISS`` for every play of
+    another seat where the basic heuristics, in that world's situation, would have played another (for a
+    face-down play: another kind of play).  The game says what each situation was (``ComputerPlay.decisions``:
+    where a stock is drawn, a hand then is rebuilt from draws chosen at random); 1 in a game whose tuning does
+    not weigh worlds."""
     if not tuning(world.VARIANT).weighted:
         return 1.0
     choose = heuristic(world.VARIANT)
-    tricks = [list(record.plays) for record in world.tricks_done] + [list(world.trick)]
-    hands = [list(hand) for hand in world.hands]
-    for plays in tricks:
-        for play in plays:
-            hands[play.seat].extend(play.cards)
-    probe = world.fork()
     weight = 1.0
-    for number, plays in enumerate(tricks):
-        for index, play in enumerate(plays):
-            if play.seat != seat and play.kind is Kind.PLAY:
-                probe.hands = [sorted(hand) for hand in hands]
-                probe.trick = plays[:index]
-                probe.tricks_done = world.tricks_done[:number]
-                probe.to_move = play.seat
-                probe._cache = {}
-                expected = choose(Situation.of_state(probe, play.seat), True)
-                if expected is not None and expected.cards != play.cards:
-                    weight *= MISS
-            for card in play.cards:
-                hands[play.seat].remove(card)
+    for situation, played, face_down in find_variant(world.VARIANT).computer.decisions(world, seat, rng):
+        expected = choose(situation, True)
+        if expected is not None and (expected.kind != played.kind if face_down else expected != played):
+            weight *= MISS
     return weight
 
 
@@ -143,7 +130,7 @@ class SearchPlayer:
         if self.weighted and tuning(view.variant).weighted and any(p.seat != seat for p in view.deal_log):
             while len(pool) < POOL:  # at most a quarter of the budget
                 pool.append(knowledge.world(rng))
-                weights.append(likelihood(pool[-1], seat))
+                weights.append(likelihood(pool[-1], seat, rng))
                 if self.budget is not None and len(pool) >= 4 and self.clock() > started + self.budget / 4:
                     break
         walks_started = self.clock() if pool and self.budget is not None else started

@@ -4,11 +4,11 @@ A computer player is given a seat's view (RULES X1) and nothing else.  To look a
 cannot see — other hands, face-down discards, the stock, the talon — consistently with what the view shows:
 
 * every face-up card of the deal is where the view shows it (a trick, the table, or — after a molodka sent
-  it back, F10 — the hand of the player who had played it);
+  it back, F10 — the hand of the player who had played it, or a face-down play he made since);
 * a player who did not follow the led suit holds none of it, in a game whose state says which suit a card
   follows (``follow_suit``: C10, K4, where nobody draws);
 * the shown trump card lies at its place in the stock, or with the player who drew it — in his hand or
-  among his face-down discards (F5, F11);
+  among the face-down discards he made after drawing it (F5, F11);
 * hand sizes, the stock, the talon and the number of face-down cards are as counted;
 * what the game's own rules tell, from its package (``ComputerPlay.infer``: for example who went out of
   trumps, C7, who must still hold the A♦, C8, or the kozel of a double, K6);
@@ -44,6 +44,7 @@ class _Slot:
     owner: int | None  # the seat it belongs to (hands and face-down plays)
     capacity: int
     is_hand: bool = False
+    trick: int | None = None  # the trick of the deal a face-down play was made in
     cards: list[Card] = field(default_factory=list)
 
 
@@ -63,14 +64,16 @@ class Knowledge:
         self.voids: list[set[int]] = [set() for _ in range(n)]
         self.slots: list[_Slot] = []
         self.owner_of: dict[Card, int] = {}  # cards that must go to a slot of this seat
+        # cards their owner came to hold only in a trick of the deal (the first he may have put face down in)
+        self.earliest: dict[Card, int] = {}
         placed: set[Card] = set(view.hand)
         # Face-down plays become slots; face-up cards are placed.
         self.trick_slots: list[list[_Slot | None]] = []
-        for trick in [*(t.plays for t in view.tricks), view.trick]:
+        for number, trick in enumerate([*(t.plays for t in view.tricks), view.trick]):
             row: list[_Slot | None] = []
             for play in trick:
                 if play.face_down:
-                    slot = _Slot(play.seat, play.count)
+                    slot = _Slot(play.seat, play.count, trick=number)
                     self.slots.append(slot)
                     row.append(slot)
                 else:
@@ -80,12 +83,20 @@ class Knowledge:
         self._learn_voids(view)
         on_table = set(placed)
         # F10: a face-up card played in this deal and no longer on the table went back to its player (who
-        # holds it, or has since put it face down).
-        for play in view.deal_log:
+        # holds it, or has put it face down since the trick of the molodka that sent it back).
+        tricks = [*(t.plays for t in view.tricks), view.trick]
+        for index, play in enumerate(view.deal_log):
             if play.seat != seat and play.kind in (Kind.LEAD, Kind.BEAT, Kind.MOLODKA, Kind.PLAY):
                 for card in play.cards:
                     if card not in on_table:
                         self.owner_of[card] = play.seat
+                        self.earliest[card] = next(
+                            number
+                            for later in view.deal_log[index + 1 :]
+                            if later.kind is Kind.MOLODKA
+                            for number, trick in enumerate(tricks)
+                            if later in trick
+                        )
         self.variant.computer.infer(self, placed)  # what the game's own rules tell
         # F5: the shown trump card.
         self.stock_trump: Card | None = None
@@ -125,11 +136,14 @@ class Knowledge:
     def _eligible(self, card: Card) -> list[_Slot]:
         suit = self.state_class.follow_suit(card)
         owner = self.owner_of.get(card)
+        earliest = self.earliest.get(card, 0)
         result = []
         for slot in self.slots:
             if slot.capacity == 0:
                 continue
             if owner is not None and slot.owner != owner:
+                continue
+            if slot.trick is not None and slot.trick < earliest:
                 continue
             if slot.is_hand and slot.owner is not None and suit is not None and suit in self.voids[slot.owner]:
                 continue

@@ -19,7 +19,9 @@ GAME = register(
         computer=ComputerPlay(
             heuristic=heuristics.choose,
             build_world=worlds.build,
+            infer=worlds.infer,
             unforeseen=worlds.unforeseen,
+            decisions=worlds.decisions,
             tuning=SearchTuning(tree=False, weighted=False, racing=False),
         ),
         aliases=("4", "four", "4card", "yard", "четыре", "4карты"),

@@ -135,6 +135,7 @@ class FourCardState(GameState):
     trump: Suit = Suit.SPADES
     trump_card: Card | None = None
     trump_card_holder: int | None = None
+    trump_card_place: int = -1  # where the shown card lay in the stock as dealt (F5), seen by everybody
     piles: list[list[Card]] = field(default_factory=list)
     trick_leader: int = 0  # the original leader of the current trick (F10)
     lead_seat: int = -1  # who made the current lead; -1 before the lead
@@ -174,6 +175,7 @@ class FourCardState(GameState):
     def _begin_deal(self, layout: Layout) -> None:
         self.stock = list(layout.rest)
         self.trump_card = self.stock[layout.cut]  # F5: shown, and left in its place
+        self.trump_card_place = layout.cut
         self.trump = self.trump_card.suit
         self.trump_card_holder = None
         self.piles = [[], []]
@@ -396,6 +398,7 @@ class FourCardState(GameState):
             "trump": self.trump,
             "trump_card": self.trump_card,
             "trump_card_holder": self.trump_card_holder,
+            "trump_card_place": self.trump_card_place,
             "stock_size": len(self.stock),
             # F5: the shown card lies at its place in the stock, in sight of everybody
             "stock_trump_index": (

@@ -1,13 +1,15 @@
 """Sampled worlds of four-card Kozel: the stock's hidden order drawn afresh, the shown trump card where the
-view puts it (F5)."""
+view puts it (F5); and the hands the others held when they played, rebuilt in a world (F11)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from engine.actions import Action, Kind
 from engine.cards import Card
-from engine.games.four_card.rules import FourCardState
+from engine.games.four_card.rules import STOCK_SIZE, FourCardState
+from engine.players.contract import Decision, Situation
 from engine.players.worlds import Knowledge, common, piles
 from engine.state import GameState, TrickRecord
 
@@ -23,6 +25,7 @@ def build(
         trump=view.trump,
         trump_card=view.trump_card,
         trump_card_holder=view.trump_card_holder,
+        trump_card_place=view.trump_card_place if view.trump_card_place is not None else -1,
         piles=piles(tricks, 2, lambda s: s % 2),
         trick_leader=tricks[-1].winner if tricks else view.leader,
         lead_seat=trick[0].seat if trick else -1,
@@ -42,3 +45,104 @@ def unforeseen(state: GameState, rng: random.Random) -> None:
     if shown is not None:
         rest.insert(state.stock.index(shown), shown)
     state.stock = rest
+
+
+def decisions(world: GameState, seat: int, rng: random.Random) -> Iterator[Decision]:
+    """The others' plays of the deal so far in ``world``, each with the situation it was made in: the deal
+    replayed from its start, the draws (F11) that nobody but the drawer saw chosen by ``drawn``.  A molodka
+    (F10) is played by whoever holds one, so it tells nothing and is not asked about."""
+    assert isinstance(world, FourCardState)
+    hands, stock = drawn(world, rng)
+    return replayed(world, seat, hands, stock)
+
+
+def infer(k: Knowledge, placed: set[Card]) -> None:
+    """F5, F11: the shown trump card, once drawn, was drawn after a trick everybody saw; its holder cannot
+    have put it face down before then."""
+    view = k.view
+    if view.trump_card is not None and view.trump_card_holder is not None and view.trump_card_place is not None:
+        counts = draw_counts([t.plays[0].count for t in view.tricks])
+        k.earliest[view.trump_card] = drawn_after(counts, view.trump_card_place) + 1
+
+
+def draw_counts(leads: list[int]) -> list[int]:
+    """How many cards each player drew after each trick of the deal so far, from how many cards each trick's
+    lead had (F11: as many as he played, while the stock lasts)."""
+    counts = []
+    left = STOCK_SIZE
+    for lead in leads:
+        count = min(lead, left // 4)
+        counts.append(count)
+        left -= 4 * count
+    return counts
+
+
+def drawn_after(counts: list[int], place: int) -> int:
+    """The trick after which the card at ``place`` in the stock as dealt was drawn."""
+    start = 0
+    for trick, count in enumerate(counts):
+        start += 4 * count
+        if place < start:
+            return trick
+    raise ValueError(f"the card at {place} of the stock has not been drawn")
+
+
+def drawn(world: FourCardState, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+    """A start of the deal that leads to ``world``: the hands dealt and the stock's order.  Backwards from the
+    hands at the start of the current trick, each player's draws after a trick are chosen at random among the
+    cards he held after it, but the shown trump card (F5), drawn from the place everybody saw it at."""
+    tricks = world.tricks_done
+    counts = draw_counts([len(record.plays[0].cards) for record in tricks])
+    assert STOCK_SIZE - 4 * sum(counts) == len(world.stock), "the draws do not account for the stock"
+    shown, holder = world.trump_card, world.trump_card_holder
+    forced: tuple[int, int] | None = None  # (trick, round) of the shown card's draw
+    if shown is not None and holder is not None:
+        trick = drawn_after(counts, world.trump_card_place)
+        place = world.trump_card_place - 4 * sum(counts[:trick])
+        assert (tricks[trick].winner + place) % 4 == holder, "the shown card's holder did not draw its place"
+        forced = (trick, place // 4)
+    hands = [list(hand) for hand in world.hands]
+    for play in world.trick:
+        hands[play.seat].extend(play.cards)
+    draws: list[list[list[Card]]] = [[[] for _ in range(4)] for _ in tricks]
+    for t in reversed(range(len(tricks))):
+        for s in range(4):
+            count = counts[t]
+            if forced is not None and forced[0] == t and s == holder:
+                assert shown is not None
+                chosen = rng.sample([c for c in hands[s] if c != shown], count - 1)
+                chosen.insert(forced[1], shown)
+            else:
+                chosen = rng.sample([c for c in hands[s] if c != shown], count)
+            draws[t][s] = chosen
+            for card in chosen:
+                hands[s].remove(card)
+        for play in tricks[t].plays:
+            hands[play.seat].extend(play.cards)
+    stock = [
+        draws[t][(record.winner + i) % 4][r]
+        for t, record in enumerate(tricks)
+        for r in range(counts[t])
+        for i in range(4)
+    ]
+    return hands, stock + list(world.stock)
+
+
+def replayed(world: FourCardState, seat: int, hands: list[list[Card]], stock: list[Card]) -> Iterator[Decision]:
+    """The others' plays in ``world``, replayed from a start of the deal (``drawn``)."""
+    state = world.fork()
+    state.hands = [sorted(hand) for hand in hands]
+    state.stock = list(stock)
+    state.trump_card_holder = None
+    state.piles = [[], []]
+    state.tricks_taken = [0, 0]
+    state.tricks_done = []
+    state._new_trick(state.leader)
+    state._cache = {}
+    for plays in [*(record.plays for record in world.tricks_done), tuple(world.trick)]:
+        for play in plays:
+            if play.seat != seat and play.kind is not Kind.MOLODKA:
+                situation = Situation.of_state(state, play.seat)
+                situation = situation._replace(hand=tuple(situation.hand), trick=tuple(situation.trick))
+                yield Decision(situation, play, face_down=play.kind is Kind.DISCARD)
+            state.apply(play)

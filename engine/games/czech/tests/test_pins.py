@@ -11,10 +11,10 @@ from engine.games.czech.rules import CzechOptions, CzechState
 from tests.helpers import DIGEST_DEALS, ascii_hands, play_digest
 
 PINS: list[tuple[dict[str, Any], int, str]] = [  # (options, seed, SHA-256 of the play)
-    ({"players": 3}, 1, "b78ae828d7cbdedbc88c80d341269bb0550702b4be5fd21e87602a31e07bca88"),
-    ({"players": 4}, 2, "690058af7f7fe2177b927a5be5a33af8166c817d2c6d65123da7463d898ddd30"),
-    ({"players": 5}, 3, "f02e2b41e639360149c065cf7d6d3ef276a47a0603f16e3f1ea7d7ab0faaee75"),
-    ({"players": 6}, 4, "1c675c2be0fa76c91d08f5f28b82ef0441c53bd6d9331fc5710444b6eb44d0cf"),
+    ({"players": 3}, 1, "071e740ea1aea25a973b30c4ecc6c5d6aa5d20e9aadeb55a0b853dd439977ae5"),
+    ({"players": 4}, 2, "5b365ba458eb7d0be0b18c1625a2a4b8e62e1758a5a57e68172f98913e04bbd0"),
+    ({"players": 5}, 3, "40bbd024bad628b9412bfd4a42053b11788da258556bc348fcda72648511bd21"),
+    ({"players": 6}, 4, "bf054346acf81a9b1c17ebf3039f5783e6536352b85c19a7431aac4369c6bc74"),
 ]
 
 

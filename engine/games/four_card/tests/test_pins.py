@@ -11,8 +11,8 @@ from engine.games.four_card.rules import FourCardState
 from tests.helpers import DIGEST_DEALS, play_digest
 
 PINS: list[tuple[dict[str, Any], int, str]] = [  # (options, seed, SHA-256 of the play)
-    ({}, 1, "324e6fe52b0573dd408cb0f756d745652ad1bc3b6a5594ae8f6baf8b971dbc63"),
-    ({}, 2, "cd539e5960067409113e488fb9799948fd14b8e61b25764fff5b8584030ced74"),
+    ({}, 1, "f8b6984d812fea60f78cfec107dfc9f354d364d3057ea7cb1c509ff58c4b3364"),
+    ({}, 2, "af366b65c09804dce81c853941f13748093ba07e7156959adbf5feaa736738f3"),
 ]
 
 

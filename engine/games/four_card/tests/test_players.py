@@ -4,11 +4,15 @@ sample, and the searches where its rules ask for something of them."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from engine import Card, GameState, Kind, find_variant
+from engine import Action, Card, GameState, Kind, find_variant
+from engine.games.four_card import worlds
 from engine.games.four_card.heuristics import choose as four_card_choice
+from engine.games.four_card.rules import DECK, STOCK_SIZE, FourCardState
 from engine.players.contract import Situation
 from engine.players.worlds import Knowledge
+from engine.state import Layout
 from tests.helpers import act
 
 
@@ -46,3 +50,102 @@ def test_f10_cards_sent_back_by_a_molodka_stay_with_their_players_in_every_world
         assert Card.parse("6S") in world.hands[0]
         assert Card.parse("JS") in world.hands[2]
         assert world.trick == state.trick
+
+
+def _mixed_deals(seeds: range) -> Iterator[tuple[FourCardState, dict[Action, Situation], dict[Card, int]]]:
+    """Every position of one deal per seed, played half by the heuristics and half at random (so that there are
+    discards of the shown trump card and molodkas out of turn), with the situation of each play made so far
+    and the trick in which a molodka sent each face-up card back (F10)."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = find_variant("four_card").new_game(seed)
+        assert isinstance(state, FourCardState)
+        made: dict[Action, Situation] = {}  # a play taken back by a molodka and made again keeps the last
+        sent_back: dict[Card, int] = {}
+        while state.deal_no == 0 and state.outcome is None:
+            yield state, made, sent_back
+            mover = state.to_move
+            assert mover is not None
+            chosen = four_card_choice(table(state, mover)) if rng.random() < 0.5 else None
+            action = chosen or rng.choice(state.all_legal_actions())
+            situation = Situation.of_state(state, action.seat)
+            made[action] = situation._replace(hand=tuple(situation.hand), trick=tuple(situation.trick))
+            if action.kind is Kind.MOLODKA:
+                for play in state.trick:
+                    if play.kind is not Kind.DISCARD:  # what was face down is still known only to its player
+                        sent_back.update((card, len(state.tricks_done)) for card in play.cards)
+            state.apply(action)
+
+
+def _replay_ends_in(world: FourCardState, hands: list[list[Card]], stock: list[Card]) -> FourCardState:
+    """The deal dealt from ``hands`` and ``stock`` (the shown card where ``world`` has it shown) and played as
+    ``world`` was: by the rules alone, without the code under test."""
+    variant = find_variant("four_card")
+    assert world.trump_card is not None
+    layout = Layout(tuple(tuple(h) for h in hands), tuple(stock), stock.index(world.trump_card))
+    replay = variant.new_game(1, stacked=[layout], dealer=(world.leader - 1) % 4)
+    for record in [*(r.plays for r in world.tricks_done), tuple(world.trick)]:
+        for play in record:
+            replay.apply(play)
+    assert isinstance(replay, FourCardState)
+    return replay
+
+
+def test_f11_the_true_deal_replayed_gives_each_play_the_situation_it_was_made_in() -> None:
+    """F11, F10: from the real deal's hands and stock, ``replayed`` rebuilds every other seat's play (the
+    molodkas aside, which whoever holds one plays) in exactly the situation its player was in, face-down
+    discards (F8) marked so, and in a game with weighting the real deal explains every play by the basic
+    heuristics."""
+    asked = molodkas = 0
+    for state, made, _ in _mixed_deals(range(1, 121)):
+        hands, stock = _dealt(state)
+        seat = state.to_move
+        assert seat is not None
+        decisions = list(worlds.replayed(state, seat, hands, stock))
+        plays = [p for r in state.tricks_done for p in r.plays] + list(state.trick)
+        assert [d.played for d in decisions] == [p for p in plays if p.seat != seat and p.kind is not Kind.MOLODKA]
+        molodkas += any(p.kind is Kind.MOLODKA for p in plays)
+        for decision in decisions:
+            assert decision.situation == made[decision.played]
+            assert decision.face_down == (decision.played.kind is Kind.DISCARD)
+            asked += 1
+    assert asked > 5000 and molodkas > 0
+
+
+def _dealt(state: FourCardState) -> tuple[list[list[Card]], list[Card]]:
+    """The real deal's hands and stock, from the deal's own shuffle."""
+    again = find_variant("four_card").new_game(state.seed)
+    assert isinstance(again, FourCardState)
+    return [list(h) for h in again.hands], list(again.stock)
+
+
+def test_f5_f11_every_drawn_start_of_the_deal_leads_to_the_world_it_was_drawn_for() -> None:
+    """F11, F5: in sampled worlds of every position, ``drawn`` gives hands and a stock from which the deal as
+    played is legal move for move and ends in the world's hands and stock, the shown trump card (F5) drawn
+    by the seat that drew it in the world and at one of the stock's middle places (never its first or last
+    four); the draws differ from world to world."""
+    checked = shown_drawn = molodkas = 0
+    starts: set[tuple[Card, ...]] = set()
+    for state, _, sent_back in _mixed_deals(range(200, 260)):
+        seat = state.to_move
+        assert seat is not None
+        knowledge = Knowledge(state.view(seat))
+        rng = random.Random(state.seed * 100 + len(state.history))
+        for _ in range(3):
+            world = knowledge.world(rng)
+            assert isinstance(world, FourCardState)
+            hands, stock = worlds.drawn(world, rng)
+            assert sorted(c for h in hands for c in h) + sorted(stock) != [] and len(stock) == STOCK_SIZE
+            assert sorted([*(c for h in hands for c in h), *stock]) == sorted(DECK)
+            assert world.trump_card is not None and 4 <= stock.index(world.trump_card) < STOCK_SIZE - 4
+            end = _replay_ends_in(world, hands, stock)
+            assert end.hands == world.hands and end.stock == world.stock
+            assert end.trump_card_holder == world.trump_card_holder
+            shown_drawn += world.trump_card_holder is not None
+            for card, trick in sent_back.items():  # F10: not put face down before it was sent back
+                earlier = [p for r in world.tricks_done[:trick] for p in r.plays if p.kind is Kind.DISCARD]
+                assert all(card not in p.cards for p in earlier)
+                molodkas += 1
+            starts.add(tuple(stock))
+            checked += 1
+    assert checked > 1000 and shown_drawn > 300 and molodkas > 0 and len(starts) > checked // 2
