@@ -64,8 +64,11 @@ class Knowledge:
         self.voids: list[set[int]] = [set() for _ in range(n)]
         self.slots: list[_Slot] = []
         self.owner_of: dict[Card, int] = {}  # cards that must go to a slot of this seat
-        # cards their owner came to hold only in a trick of the deal (the first he may have put face down in)
+        # Of a card of ``owner_of``, the tricks of the deal whose face-down plays of its owner may hold it: from
+        # the trick he came to hold it in, and (where the game says so) up to one after which it cannot be
+        # in his hand any more.
         self.earliest: dict[Card, int] = {}
+        self.latest: dict[Card, int] = {}
         placed: set[Card] = set(view.hand)
         # Face-down plays become slots; face-up cards are placed.
         self.trick_slots: list[list[_Slot | None]] = []
@@ -97,7 +100,6 @@ class Knowledge:
                             for number, trick in enumerate(tricks)
                             if later in trick
                         )
-        self.variant.computer.infer(self, placed)  # what the game's own rules tell
         # F5: the shown trump card.
         self.stock_trump: Card | None = None
         if view.trump_card is not None and view.trump_card not in placed:
@@ -106,6 +108,7 @@ class Knowledge:
                 placed.add(view.trump_card)
             elif view.trump_card_holder != seat:
                 self.owner_of[view.trump_card] = view.trump_card_holder
+        self.variant.computer.infer(self, placed)  # what the game's own rules tell
         self.hand_slots: list[_Slot | None] = []
         for s in range(n):
             if s == seat:
@@ -136,14 +139,16 @@ class Knowledge:
     def _eligible(self, card: Card) -> list[_Slot]:
         suit = self.state_class.follow_suit(card)
         owner = self.owner_of.get(card)
-        earliest = self.earliest.get(card, 0)
+        earliest, latest = self.earliest.get(card, 0), self.latest.get(card)
         result = []
         for slot in self.slots:
             if slot.capacity == 0:
                 continue
             if owner is not None and slot.owner != owner:
                 continue
-            if slot.trick is not None and slot.trick < earliest:
+            if slot.trick is not None and (slot.trick < earliest or (latest is not None and slot.trick > latest)):
+                continue
+            if slot.is_hand and latest is not None:
                 continue
             if slot.is_hand and slot.owner is not None and suit is not None and suit in self.voids[slot.owner]:
                 continue

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from engine.actions import Action, Kind
 from engine.cards import Card
-from engine.games.four_card.rules import STOCK_SIZE, FourCardState
+from engine.games.four_card.rules import HAND_SIZE, STOCK_SIZE, FourCardState
 from engine.players.contract import Decision, Situation
 from engine.players.worlds import Knowledge, common, piles
 from engine.state import GameState, TrickRecord
@@ -58,11 +58,25 @@ def decisions(world: GameState, seat: int, rng: random.Random) -> Iterator[Decis
 
 def infer(k: Knowledge, placed: set[Card]) -> None:
     """F5, F11: the shown trump card, once drawn, was drawn after a trick everybody saw; its holder cannot
-    have put it face down before then."""
+    have put it face down before then.  F7, F8: a trick whose lead had as many cards as the hands held took
+    every card of every hand, so a card known to be in a hand (the shown one, or one a molodka sent back)
+    before such a trick is no longer in it after."""
     view = k.view
-    if view.trump_card is not None and view.trump_card_holder is not None and view.trump_card_place is not None:
-        counts = draw_counts([t.plays[0].count for t in view.tricks])
+    leads = [t.plays[0].count for t in view.tricks]
+    counts = draw_counts(leads)
+    if view.trump_card in k.owner_of and view.trump_card_place is not None:
         k.earliest[view.trump_card] = drawn_after(counts, view.trump_card_place) + 1
+    sizes = [HAND_SIZE]  # a hand's size at the start of each trick
+    for lead, count in zip(leads, counts, strict=True):
+        sizes.append(sizes[-1] - lead + count)
+    whole = [t for t, lead in enumerate(leads) if lead == sizes[t]]
+    if view.trick and view.trick[0].count == sizes[-1]:
+        whole.append(len(leads))  # the current trick, for those who have played to it
+    for card, owner in k.owner_of.items():
+        held_from = k.earliest.get(card, 0)
+        played = [t for t in whole if t >= held_from and (t < len(leads) or any(p.seat == owner for p in view.trick))]
+        if played:
+            k.latest[card] = played[0]
 
 
 def draw_counts(leads: list[int]) -> list[int]:

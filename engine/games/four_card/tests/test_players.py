@@ -149,3 +149,28 @@ def test_f5_f11_every_drawn_start_of_the_deal_leads_to_the_world_it_was_drawn_fo
             starts.add(tuple(stock))
             checked += 1
     assert checked > 1000 and shown_drawn > 300 and molodkas > 0 and len(starts) > checked // 2
+
+
+def test_f5_f8_the_shown_card_held_through_a_trick_that_took_every_hand_was_played_in_it() -> None:
+    """F5, F8, F10: seat 1 drew the shown 10♦ after the second trick; then a molodka took every card of every
+    hand, and seat 1 answered it face down. Nobody saw the 10♦ again, but everybody knows it is in that
+    discard: no world of seat 3 has it in seat 1's hand, and every world replays (F11)."""
+    variant = find_variant("four_card")
+    layout = (
+        "7C 8C TC 7H | 7S QS 9C 8H | 9S QC QD QH | KC 8D 9D 9H / "
+        "JH 6C TS 7D TD AH AD KH KD 6S JD 6D AS TH JC 8S AC JS KS 6H @ 4"
+    )
+    state = variant.new_game(1, stacked=[variant.layout(layout)], dealer=2)
+    act(state, "3 lead KC", "0 discard 7H", "1 discard 7S", "2 beat QD", "2 lead QC", "3 discard 6C")
+    act(state, "0 discard TS", "1 beat 7D", "1 lead 9C", "2 discard 9S", "3 discard 9H", "0 beat TC")
+    act(state, "3 molodka 6D 8D 9D AD", "0 discard 7C 8C KD KH", "1 discard 6S QS TD 8H", "2 discard JD JH QH AH")
+    assert isinstance(state, FourCardState) and state.trump_card_holder == 1
+    shown = Card.parse("TD")
+    knowledge = Knowledge(state.view(3))
+    rng = random.Random(3)
+    for _ in range(100):
+        world = knowledge.world(rng)
+        assert isinstance(world, FourCardState)
+        assert shown in world.tricks_done[3].plays[2].cards
+        end = _replay_ends_in(world, *worlds.drawn(world, rng))
+        assert end.hands == world.hands
