@@ -12,7 +12,8 @@ stock's order not).  One JSON line per game: the positions, the mean regret with
 game's unit of a deal's value), the share where the level chose as the ceiling would, and the same for the
 choices made in the logged games.  A change to a level is scored in minutes this way, before an arena
 confirms it.  Two runs on the same positions are compared position by position (``--against``): the paired
-difference has a far narrower interval than the two means have apart.
+difference has a far narrower interval than the two means have apart, and it is also given trick by trick, to
+show where in the deal a change acts.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def score(
     """Each game's report (one dict per game, printed as a JSON line).  ``tricks``: only the positions in the
     first so many tricks; ``out``: each position's regret, a JSON line per position; ``against``: such a file
     of an earlier run, and the report adds this run's regret less that one's on the positions both scored
-    (``paired_difference``: below 0, this run lost less)."""
+    (``paired_difference``: below 0, this run lost less; ``paired_by_trick``: the same, trick by trick)."""
     earlier: dict[tuple[str, int], float] = {}
     if against is not None:
         for line in against.read_text(encoding="utf-8").splitlines():
@@ -85,9 +86,10 @@ def _score(
     by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for position in positions:
         by_game[position["game"]].append(position)
-    report = []
+    report: list[dict[str, Any]] = []
     for game, found in by_game.items():
-        regrets, logged, paired, agreed = [], [], [], 0
+        regrets, logged, agreed = [], [], 0
+        paired: dict[int, list[float]] = defaultdict(list)  # by trick
         player = find_player(level, budget=budget, max_worlds=worlds)
         for number, position in enumerate(found):
             state = rebuilt(position)
@@ -101,7 +103,7 @@ def _score(
             logged.append(best - values[position["chosen"]])
             agreed += values[text] == best
             if (game, number) in earlier:
-                paired.append(regrets[-1] - earlier[game, number])
+                paired[trick(state)].append(regrets[-1] - earlier[game, number])
             if sink is not None:
                 row = {"game": game, "n": number, "trick": trick(state), "regret": regrets[-1]}
                 sink.write(json.dumps(row) + "\n")
@@ -125,9 +127,13 @@ def _score(
             }
         )
         if earlier:
-            gain, gain_half = interval(paired) if paired else (math.nan, math.inf)
-            report[-1] |= {"paired": len(paired), "paired_difference": round(gain, 3),
-                           "paired_difference_ci95": round(gain_half, 3)}  # fmt: skip
+            everywhere = [d for diffs in paired.values() for d in diffs]
+            gain, gain_half = interval(everywhere) if everywhere else (math.nan, math.inf)
+            report[-1] |= {"paired": len(everywhere), "paired_difference": round(gain, 3),
+                           "paired_difference_ci95": round(gain_half, 3),
+                           # where in the deal a change acts: [difference, its 95 % half-width, positions]
+                           "paired_by_trick": {str(t): [*(round(x, 3) for x in interval(paired[t])), len(paired[t])]
+                                               for t in sorted(paired)}}  # fmt: skip
         print(json.dumps(report[-1]), flush=True)
     return report
 

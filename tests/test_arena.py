@@ -230,4 +230,7 @@ def test_the_log_holds_level_a_s_decisions_and_the_regret_tool_scores_them(
     assert rows and {row["trick"] for row in rows} == {1} and len(rows) < len(positions)
     again = regret.score(positions, "random", None, None, against=first)[0]
     assert again["paired"] == len(rows) and again["positions"] == len(positions)
-    assert regret.score(positions, "basic", None, None, against=first)[0]["paired_difference"] == 0
+    assert list(again["paired_by_trick"]) == ["1"] and again["paired_by_trick"]["1"][2] == len(rows)
+    assert again["paired_by_trick"]["1"][0] == again["paired_difference"]
+    same = regret.score(positions, "basic", None, None, against=first)[0]
+    assert same["paired_difference"] == 0 and all(diff == 0 for diff, _, _ in same["paired_by_trick"].values())
