@@ -50,10 +50,12 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from engine import Action, DealResult, GameState, Variant, clock, find_variant, variant_names
+from engine.clock import perf
 from engine.compiled import solver
 from engine.players import Player, find_player
 from engine.players.contract import nothing_unforeseen
 from engine.players.expert import worth
+from engine.players.flat import out_of_time
 from engine.players.search import STATS, candidates
 from engine.state import View
 
@@ -74,12 +76,19 @@ class AllSeeing:
     solver, or its best response to the others' heuristics, after the heuristics only where even a
     measurement could not afford it).  A redeal (C6) deals from a seed it does not know.  ``honest``: what
     nobody at the table could know (a stock's order, ``ComputerPlay.unforeseen``) it does not know either: it
-    values each candidate over ``reshuffles`` worlds with that drawn afresh, the honest ceiling of what search
-    can reach."""
+    values each candidate over worlds with that drawn afresh, the honest ceiling of what search can reach:
+    ``reshuffles`` of them, or with ``reshuffles`` None as many as its ``budget`` allows, like a level of the
+    bot (stopping as ``FlatSearch`` does)."""
 
     name: ClassVar[str] = "all-seeing"
     honest: ClassVar[bool] = False
-    reshuffles: int = 8
+    reshuffles: int | None = 8
+    budget: float | None = None
+    clock: Callable[[], float] = perf  # the budget's clock
+
+    def __post_init__(self) -> None:
+        if (self.reshuffles is None and self.budget is None) or (self.reshuffles is not None and self.reshuffles < 1):
+            raise ValueError("the ceiling needs a number of worlds (at least one) or a budget")
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
         raise TypeError("the all-seeing player plays from the true state (choose_in), not from a view")
@@ -93,7 +102,9 @@ class AllSeeing:
         worlds = self.reshuffles if self.honest and unforeseen is not nothing_unforeseen else 1
         deal = len(state.deals)
         sums = dict.fromkeys(options, 0.0)
-        for _ in range(worlds):
+        started = self.clock()
+        rounds = 0
+        while worlds is None or rounds < worlds:
             base = state.fork()
             if self.honest:
                 unforeseen(base, rng)
@@ -104,7 +115,10 @@ class AllSeeing:
                     world.apply(option)
                 # the other candidates are valued in the same world, where the solver's table holds
                 sums[option] += worth(game, world, seat, deal, waiting=option is None, same_world=i > 0, thorough=True)
-        return {option: total / worlds for option, total in sums.items()}
+            rounds += 1
+            if self.budget is not None and out_of_time(started, self.clock(), rounds, self.budget):
+                break
+        return {option: total / rounds for option, total in sums.items()}
 
     def choose_in(self, state: GameState, seat: int, rng: random.Random) -> Action | None:
         view = state.view(seat)
@@ -129,8 +143,10 @@ def make_player(level: str, budget: float | None, max_worlds: int | None, iterat
     """A level of the bot by ``find_player``, or one of the arena's all-seeing players."""
     if level == AllSeeing.name:
         return AllSeeing()
-    if level == Ceiling.name:
-        return Ceiling()
+    if level == Ceiling.name:  # as many worlds as a level's budget allows, unless their number is fixed
+        if max_worlds is None and budget is None:
+            return Ceiling()
+        return Ceiling(reshuffles=max_worlds, budget=budget)
     return find_player(level, budget=budget, max_worlds=max_worlds, iterations=iterations)
 
 

@@ -205,6 +205,32 @@ def test_the_ceiling_does_not_know_what_nobody_at_the_table_could(game: str) -> 
     pytest.fail("no deal where knowing the stock's order changed a value")
 
 
+@pytest.mark.parametrize("game", UNFORESEEN)
+def test_the_ceiling_in_play_values_as_many_worlds_as_a_level_s_budget_allows(game: str) -> None:
+    """In the arena the ceiling has the levels' budget, not a fixed handful of worlds: on a clock that moves a
+    second a reading, a 10 s budget stops it where ``FlatSearch`` would stop (9 worlds, the tenth would
+    overrun 90 % of it), with exactly the values of 9 fixed worlds; a fixed number of worlds still holds."""
+    variant = find_variant(game)
+    state = variant.new_game(3, variant.samples[0])
+    seat = state.to_move
+    assert seat is not None
+    readings: list[int] = []
+
+    def clock() -> float:
+        readings.append(1)
+        return float(len(readings))
+
+    budgeted = arena.Ceiling(reshuffles=None, budget=10.0, clock=clock).values(state, seat, random.Random(4))
+    assert len(readings) == 1 + 9
+    assert budgeted == arena.Ceiling(reshuffles=9).values(state, seat, random.Random(4))
+    assert budgeted != arena.Ceiling(reshuffles=8).values(state, seat, random.Random(4))
+    played = arena.make_player("ceiling", budget=0.5, max_worlds=None, iterations=None)
+    assert played == arena.Ceiling(reshuffles=None, budget=0.5)
+    assert arena.make_player("ceiling", budget=None, max_worlds=40, iterations=None) == arena.Ceiling(reshuffles=40)
+    with pytest.raises(ValueError, match="number of worlds"):
+        arena.Ceiling(reshuffles=None)
+
+
 def test_the_log_holds_level_a_s_decisions_and_the_regret_tool_scores_them(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -104,16 +104,20 @@ class FlatSearch:
                 alive = _race(alive, values, weights)
             if self.worlds is not None and done >= self.worlds * n:
                 break
-            if self.budget is not None:
-                now = self.clock()
-                if now + (now - started) / rounds > started + SAFETY * self.budget:
-                    break  # the next round would not finish in time
+            if self.budget is not None and out_of_time(started, self.clock(), rounds, self.budget):
+                break
         record(self.label, done)
         return options[max(alive, key=lambda i: _mean(values[i], weights))]
 
     def _leaf(self, view: View) -> Leaf:
         """How this decision's candidates are valued."""
         return playout_leaf
+
+
+def out_of_time(started: float, now: float, rounds: int, budget: float) -> bool:
+    """Whether one more round, as long as the mean of the ``rounds`` done since ``started``, would not finish
+    within the share ``SAFETY`` of the budget."""
+    return now + (now - started) / rounds > started + SAFETY * budget
 
 
 def _mean(values: list[float], weights: list[float]) -> float:
