@@ -16,6 +16,7 @@ both tables.
     python -m bench.arena --timing 100 --a strong1
     python -m bench.arena --a all-seeing --b strong1 --shuffles 100 --games classic   # the upper bound
     python -m bench.arena --a ceiling --b strong1 --shuffles 100 --games four_card  # the honest ceiling
+    python -m bench.arena --a ceiling-playout --b strong1 --shuffles 100 --games four_card  # its knowledge alone
 
 ``all-seeing`` is the arena's own player, never a level of the bot: it plays from the true deal, every card
 known (``AllSeeing``), so the share of its lead over ``strong1`` that ``expert`` makes up tells how much of
@@ -82,6 +83,7 @@ class AllSeeing:
 
     name: ClassVar[str] = "all-seeing"
     honest: ClassVar[bool] = False
+    thorough: ClassVar[bool] = True  # the thorough valuation; False: the expert's own
     reshuffles: int | None = 8
     budget: float | None = None
     clock: Callable[[], float] = perf  # the budget's clock
@@ -114,7 +116,9 @@ class AllSeeing:
                 if option is not None:
                     world.apply(option)
                 # the other candidates are valued in the same world, where the solver's table holds
-                sums[option] += worth(game, world, seat, deal, waiting=option is None, same_world=i > 0, thorough=True)
+                sums[option] += worth(
+                    game, world, seat, deal, waiting=option is None, same_world=i > 0, thorough=self.thorough
+                )
             rounds += 1
             if self.budget is not None and out_of_time(started, self.clock(), rounds, self.budget):
                 break
@@ -139,14 +143,25 @@ class Ceiling(AllSeeing):
     honest: ClassVar[bool] = True
 
 
+@dataclass(frozen=True)
+class CeilingByPlayouts(Ceiling):
+    """The honest ceiling valuing a world as the expert does (``expert.worth``), where the ceiling's own
+    valuation is thorough: beside the ceiling, it tells how much of the ceiling's lead is what it knows and how
+    much the way it values what it knows."""
+
+    name: ClassVar[str] = "ceiling-playout"
+    thorough: ClassVar[bool] = False
+
+
 def make_player(level: str, budget: float | None, max_worlds: int | None, iterations: int | None) -> Player:
     """A level of the bot by ``find_player``, or one of the arena's all-seeing players."""
     if level == AllSeeing.name:
         return AllSeeing()
-    if level == Ceiling.name:  # as many worlds as a level's budget allows, unless their number is fixed
+    ceilings = {c.name: c for c in (Ceiling, CeilingByPlayouts)}
+    if level in ceilings:  # as many worlds as a level's budget allows, unless their number is fixed
         if max_worlds is None and budget is None:
-            return Ceiling()
-        return Ceiling(reshuffles=max_worlds, budget=budget)
+            return ceilings[level]()
+        return ceilings[level](reshuffles=max_worlds, budget=budget)
     return find_player(level, budget=budget, max_worlds=max_worlds, iterations=iterations)
 
 

@@ -161,6 +161,35 @@ def test_the_all_seeing_player_takes_the_solvers_best_card_in_an_open_end_positi
     assert choice is not None and values[choice] == max(values.values())
 
 
+@pytest.mark.parametrize("game", ["four_card", "classic"])
+def test_the_ceiling_by_playouts_values_each_world_as_the_expert_does(game: str) -> None:
+    """``ceiling-playout`` knows what the ceiling knows and values a world by ``expert.worth``: in a world
+    with nothing left unseen, each candidate's value is the expert's valuation of the true deal after it, and
+    where the thorough valuation differs (four-card Kozel's stock, classic Kozel before its last 20 cards) some
+    value of it differs from the ceiling's."""
+    variant = find_variant(game)
+    game_solver = solver(game)
+    differs = False
+    for seed in range(10):
+        state = variant.new_game(seed, variant.samples[0])
+        rng = random.Random(seed)
+        for _ in range(6):  # past the first trick's announcements (C6, C7), into play
+            state.apply(rng.choice(state.all_legal_actions()))
+        seat = state.to_move
+        assert seat is not None
+        by_playouts = arena.CeilingByPlayouts(reshuffles=1).values(state, seat, random.Random(1))
+        differs |= by_playouts != arena.Ceiling(reshuffles=1).values(state, seat, random.Random(1))
+        if variant.computer.unforeseen is nothing_unforeseen:
+            for option, value in by_playouts.items():
+                world = state.fork()
+                if option is not None:
+                    world.apply(option)
+                assert value == worth(game_solver, world, seat, len(state.deals), waiting=option is None, same_world=False)
+    assert differs
+    played = arena.make_player("ceiling-playout", budget=0.5, max_worlds=None, iterations=None)
+    assert played == arena.CeilingByPlayouts(reshuffles=None, budget=0.5)
+
+
 def test_the_arena_reports_series_points_beside_card_points(monkeypatch: pytest.MonkeyPatch) -> None:
     """The series margin is in A's favour in every team game: basic against random gets fewer of four-card
     Kozel's defeat points (F14) and more of classic Kozel's series points (C13), so the margin is positive."""
