@@ -153,15 +153,15 @@ class CeilingByPlayouts(Ceiling):
     thorough: ClassVar[bool] = False
 
 
+ALL_SEEING = {c.name: c for c in (AllSeeing, Ceiling, CeilingByPlayouts)}  # the arena's own players
+
+
 def make_player(level: str, budget: float | None, max_worlds: int | None, iterations: int | None) -> Player:
     """A level of the bot by ``find_player``, or one of the arena's all-seeing players."""
-    if level == AllSeeing.name:
-        return AllSeeing()
-    ceilings = {c.name: c for c in (Ceiling, CeilingByPlayouts)}
-    if level in ceilings:  # as many worlds as a level's budget allows, unless their number is fixed
+    if level in ALL_SEEING:  # as many worlds as a level's budget allows, unless their number is fixed
         if max_worlds is None and budget is None:
-            return ceilings[level]()
-        return ceilings[level](reshuffles=max_worlds, budget=budget)
+            return ALL_SEEING[level]()
+        return ALL_SEEING[level](reshuffles=max_worlds, budget=budget)
     return find_player(level, budget=budget, max_worlds=max_worlds, iterations=iterations)
 
 
