@@ -17,6 +17,7 @@ both tables.
     python -m bench.arena --a all-seeing --b strong1 --shuffles 100 --games classic   # the upper bound
     python -m bench.arena --a ceiling --b strong1 --shuffles 100 --games four_card  # the honest ceiling
     python -m bench.arena --a ceiling-playout --b strong1 --shuffles 100 --games four_card  # its knowledge alone
+    python -m bench.arena --a ceiling-inference --b strong1 --shuffles 100 --games four_card  # inference's best
 
 ``all-seeing`` is the arena's own player, never a level of the bot: it plays from the true deal, every card
 known (``AllSeeing``), so the share of its lead over ``strong1`` that ``expert`` makes up tells how much of
@@ -51,10 +52,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from engine import Action, DealResult, GameState, Variant, clock, find_variant, variant_names
+from engine.cards import Card
 from engine.clock import perf
 from engine.compiled import solver
 from engine.players import Player, find_player
-from engine.players.contract import nothing_unforeseen
+from engine.players.contract import Unforeseen, nothing_unforeseen
 from engine.players.expert import worth
 from engine.players.flat import out_of_time
 from engine.players.search import STATS, candidates
@@ -100,16 +102,16 @@ class AllSeeing:
         view = state.view(seat)
         options = candidates(view, view.legal)
         game = solver(state.VARIANT)
-        unforeseen = find_variant(state.VARIANT).computer.unforeseen
-        worlds = self.reshuffles if self.honest and unforeseen is not nothing_unforeseen else 1
+        hide = self.hidden(state, seat)
+        worlds = self.reshuffles if hide is not None else 1
         deal = len(state.deals)
         sums = dict.fromkeys(options, 0.0)
         started = self.clock()
         rounds = 0
         while worlds is None or rounds < worlds:
             base = state.fork()
-            if self.honest:
-                unforeseen(base, rng)
+            if hide is not None:
+                hide(base, rng)
             base.seed = rng.getrandbits(32)
             for i, option in enumerate(options):
                 world = base.fork() if i < len(options) - 1 else base
@@ -123,6 +125,11 @@ class AllSeeing:
             if self.budget is not None and out_of_time(started, self.clock(), rounds, self.budget):
                 break
         return {option: total / rounds for option, total in sums.items()}
+
+    def hidden(self, state: GameState, seat: int) -> Unforeseen | None:
+        """What it does not know of the true deal, drawn afresh in each of its worlds; None: nothing."""
+        unforeseen = find_variant(state.VARIANT).computer.unforeseen
+        return unforeseen if self.honest and unforeseen is not nothing_unforeseen else None
 
     def choose_in(self, state: GameState, seat: int, rng: random.Random) -> Action | None:
         view = state.view(seat)
@@ -153,7 +160,38 @@ class CeilingByPlayouts(Ceiling):
     thorough: ClassVar[bool] = False
 
 
-ALL_SEEING = {c.name: c for c in (AllSeeing, Ceiling, CeilingByPlayouts)}  # the arena's own players
+@dataclass(frozen=True)
+class CeilingOfInference(Ceiling):
+    """What the best reading of the others' play could reach: it knows each card the others held when they
+    last chose a play, and the discards, but not what they drew since nor the stock's order
+    (``ComputerPlay.unrevealed``).  A choice can tell something of the hand it was made from and nothing of
+    the cards drawn after it, which lay at random in a stock nobody saw."""
+
+    name: ClassVar[str] = "ceiling-inference"
+
+    def hidden(self, state: GameState, seat: int) -> Unforeseen | None:
+        unrevealed = find_variant(state.VARIANT).computer.unrevealed
+        if unrevealed is None:
+            raise ValueError(f"{state.VARIANT} refills no hand: its ceiling of inference is the ceiling")
+        unseen = not_chosen_with(state, seat)
+        return lambda world, rng: unrevealed(world, unseen, rng)
+
+
+def not_chosen_with(state: GameState, seat: int) -> list[frozenset[Card]]:
+    """By seat, the cards of his hand he has not chosen a play with in this deal: all of them until he first
+    plays, then those drawn since his last play; none of ``seat``'s own.  Read from the deal replayed from its
+    seed, which must come back to ``state``."""
+    replay = find_variant(state.VARIANT).replay(state.seed, state.history[: state.deal_start], state.options)
+    held: list[frozenset[Card]] = [frozenset()] * state.num_players
+    for action in state.history[state.deal_start :]:
+        held[action.seat] = frozenset(replay.hands[action.seat])
+        replay.apply(action)
+    if replay.hands != state.hands:
+        raise ValueError("the deal replayed from its seed does not come back to the state")
+    return [frozenset() if s == seat else frozenset(hand) - held[s] for s, hand in enumerate(state.hands)]
+
+
+ALL_SEEING = {c.name: c for c in (AllSeeing, Ceiling, CeilingByPlayouts, CeilingOfInference)}  # the arena's own players
 
 
 def make_player(level: str, budget: float | None, max_worlds: int | None, iterations: int | None) -> Player:

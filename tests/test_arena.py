@@ -7,12 +7,13 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
 from bench import arena, regret
 from engine import Action, find_variant, variant_names
+from engine.cards import Card
 from engine.compiled import solver
 from engine.players import Player, find_player
 from engine.players.contract import nothing_unforeseen
@@ -232,6 +233,105 @@ def test_the_ceiling_does_not_know_what_nobody_at_the_table_could(game: str) -> 
         ):
             return
     pytest.fail("no deal where knowing the stock's order changed a value")
+
+
+REFILLED = [n for n in variant_names() if find_variant(n).computer.unrevealed is not None]
+
+
+def test_some_game_refills_its_hands() -> None:
+    assert REFILLED
+
+
+@pytest.mark.parametrize("game", REFILLED)
+def test_the_ceiling_of_inference_knows_what_the_others_chose_with_and_not_what_they_drew_since(game: str) -> None:
+    """``ceiling-inference`` knows a hand as its owner last chose a play with it: before anybody has played
+    every other hand is unknown to it; once a trick is over and the hands refilled, exactly the cards drawn
+    are; a seat that has played since knows nothing hidden of him."""
+    variant = find_variant(game)
+    for seed in range(10):
+        state = variant.new_game(seed, variant.samples[0])
+        rng = random.Random(seed)
+        start = state.to_move
+        assert start is not None
+        assert arena.not_chosen_with(state, start) == [
+            frozenset() if s == start else frozenset(h) for s, h in enumerate(state.hands)
+        ]
+        before: dict[int, frozenset[Card]] = {}  # each seat's hand when he played to the first trick
+        while not state.tricks_done:
+            action = rng.choice(state.all_legal_actions())
+            before[action.seat] = frozenset(state.hands[action.seat])
+            state.apply(action)
+        seat = state.to_move
+        assert seat is not None
+        unseen = arena.not_chosen_with(state, seat)
+        for s, hand in enumerate(state.hands):
+            drawn = frozenset(hand) - before.get(s, frozenset()) if s in before else frozenset(hand)
+            assert unseen[s] == (frozenset() if s == seat else drawn)
+        state.apply(next(a for a in state.legal_actions(seat)))
+        assert arena.not_chosen_with(state, state.to_move or 0)[seat] == frozenset()
+
+
+@pytest.mark.parametrize("game", REFILLED)
+def test_the_ceiling_of_inference_deals_afresh_only_what_it_does_not_know(game: str) -> None:
+    """In each of its worlds the unseen cards and the stock are dealt again, nothing else: every hand keeps
+    its size and its known cards, the deciding seat's hand and the table stay, the shown trump card keeps its
+    place, and the unseen cards do move.  Where nothing is unseen, its values are the ceiling's."""
+    variant = find_variant(game)
+    unrevealed = variant.computer.unrevealed
+    assert unrevealed is not None
+    moved = same = False
+    for seed in range(12):
+        state: Any = variant.new_game(seed, variant.samples[0])  # a game with a stock and a shown trump card
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(4, 14)):
+            state.apply(rng.choice(state.all_legal_actions()))
+            if state.outcome is not None or len(state.deals) > 0:
+                break
+        seat = state.to_move
+        if seat is None or len(state.deals) > 0:
+            continue
+        unseen = arena.not_chosen_with(state, seat)
+        everything = sorted([*(c for h in state.hands for c in h), *state.stock])
+        for k in range(5):
+            world = state.fork()
+            unrevealed(world, unseen, random.Random(k))
+            assert sorted([*(c for h in world.hands for c in h), *world.stock]) == everything
+            assert world.trick == state.trick and world.tricks_done == state.tricks_done
+            assert world.hands[seat] == state.hands[seat]
+            for s, hand in enumerate(world.hands):
+                assert len(hand) == len(state.hands[s])
+                assert set(state.hands[s]) - unseen[s] <= set(hand)
+            shown = state.trump_card
+            holder = state.trump_card_holder
+            if shown is not None and holder is not None and shown in state.hands[holder]:
+                assert shown in world.hands[holder]
+            elif shown is not None and holder is None:
+                assert world.stock.index(shown) == state.stock.index(shown)
+            moved |= world.hands != state.hands
+        values = arena.CeilingOfInference(reshuffles=3).values(state, seat, random.Random(1))
+        if not any(unseen):
+            same = True
+            assert values == arena.Ceiling(reshuffles=3).values(state, seat, random.Random(1))
+    assert moved and same
+    played = arena.make_player("ceiling-inference", budget=0.5, max_worlds=None, iterations=None)
+    assert played == arena.CeilingOfInference(reshuffles=None, budget=0.5)
+
+
+@pytest.mark.parametrize("game", [n for n in variant_names() if n not in REFILLED])
+def test_the_ceiling_of_inference_refuses_a_game_where_nobody_draws(game: str) -> None:
+    variant = find_variant(game)
+    state = variant.new_game(1, variant.samples[0])
+    with pytest.raises(ValueError, match="refills no hand"):
+        arena.CeilingOfInference(reshuffles=2).values(state, state.to_move or 0, random.Random(1))
+
+
+@pytest.mark.parametrize("game", REFILLED)
+def test_the_ceiling_of_inference_refuses_a_state_its_seed_does_not_lead_to(game: str) -> None:
+    variant = find_variant(game)
+    state = variant.new_game(1, variant.samples[0])
+    state.hands[0], state.hands[1] = state.hands[1], state.hands[0]
+    with pytest.raises(ValueError, match="does not come back"):
+        arena.not_chosen_with(state, 2)
 
 
 @pytest.mark.parametrize("game", UNFORESEEN)

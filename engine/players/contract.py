@@ -89,6 +89,13 @@ def nothing_unforeseen(state: GameState, rng: random.Random) -> None:
     """A game with no hidden order: whoever saw every hand knows all that matters."""
 
 
+# What nobody could know even from a perfect reading of the play, drawn afresh in a state otherwise known
+# whole: the unforeseen, and the cards each seat holds that he has not chosen a play with yet (given by seat;
+# in a game where hands are refilled, the cards drawn since his last choice).  The ceiling of inference in
+# a measurement.
+Unrevealed = Callable[[GameState, Sequence[frozenset[Card]], random.Random], None]
+
+
 class Decision(NamedTuple):
     """A play another seat made earlier in the deal, and the situation he made it in (in a sampled world)."""
 
@@ -140,6 +147,7 @@ class ComputerPlay:
     tuning: SearchTuning
     infer: Inference = no_inference
     unforeseen: Unforeseen = nothing_unforeseen
+    unrevealed: Unrevealed | None = None  # measured only where hands are refilled during a deal
     decisions: Decisions = decisions_without_drawing
 
 

@@ -21,6 +21,7 @@ GAME = register(
             build_world=worlds.build,
             infer=worlds.infer,
             unforeseen=worlds.unforeseen,
+            unrevealed=worlds.unrevealed,
             decisions=worlds.decisions,
             tuning=SearchTuning(tree=False, weighted=False, racing=False),
         ),

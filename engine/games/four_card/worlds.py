@@ -4,7 +4,7 @@ view puts it (F5); and the hands the others held when they played, rebuilt in a 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from engine.actions import Action, Kind
 from engine.cards import Card
@@ -45,6 +45,27 @@ def unforeseen(state: GameState, rng: random.Random) -> None:
     if shown is not None:
         rest.insert(state.stock.index(shown), shown)
     state.stock = rest
+
+
+def unrevealed(state: GameState, unseen: Sequence[frozenset[Card]], rng: random.Random) -> None:
+    """F11: the cards each seat drew since he last chose a play (``unseen``, by seat) and the stock dealt
+    afresh together, every hand keeping its size and the stock the shown trump card's place (F5); a shown card
+    that was drawn stays with its holder, as everybody saw who drew it."""
+    assert isinstance(state, FourCardState)
+    shown = state.trump_card if state.trump_card is not None and state.trump_card_holder is None else None
+    held = state.trump_card if state.trump_card_holder is not None else None
+    place = state.stock.index(shown) if shown is not None else -1
+    hidden = [sorted(c for c in hand if c in unseen[s] and c != held) for s, hand in enumerate(state.hands)]
+    pool = sorted([c for cards in hidden for c in cards] + [c for c in state.stock if c != shown])
+    rng.shuffle(pool)
+    for seat, cards in enumerate(hidden):
+        kept = [c for c in state.hands[seat] if c not in cards]
+        state.hands[seat] = sorted(kept + pool[: len(cards)])
+        del pool[: len(cards)]
+    if shown is not None:
+        pool.insert(place, shown)
+    state.stock = pool
+    state._cache.clear()
 
 
 def decisions(world: GameState, seat: int, rng: random.Random) -> Iterator[Decision]:
