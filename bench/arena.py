@@ -18,6 +18,7 @@ both tables.
     python -m bench.arena --a ceiling --b strong1 --shuffles 100 --games four_card  # the honest ceiling
     python -m bench.arena --a ceiling-playout --b strong1 --shuffles 100 --games four_card  # its knowledge alone
     python -m bench.arena --a ceiling-inference --b strong1 --shuffles 100 --games four_card  # inference's best
+    python -m bench.arena --a expert-sees-discards --b strong1 --shuffles 100 --games four_card  # discards read
 
 ``all-seeing`` is the arena's own player, never a level of the bot: it plays from the true deal, every card
 known (``AllSeeing``), so the share of its lead over ``strong1`` that ``expert`` makes up tells how much of
@@ -39,6 +40,7 @@ deals before played by the basic player for everybody.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import multiprocessing
@@ -60,7 +62,7 @@ from engine.players.contract import Unforeseen, nothing_unforeseen
 from engine.players.expert import worth
 from engine.players.flat import out_of_time
 from engine.players.search import STATS, candidates
-from engine.state import View
+from engine.state import SeenPlay, SeenTrick, View
 
 Failures = dict[str, int]  # level -> exceptions, illegal choices and refusals to move
 Times = dict[str, list[float]]  # level -> seconds per decision
@@ -194,8 +196,41 @@ def not_chosen_with(state: GameState, seat: int) -> list[frozenset[Card]]:
 ALL_SEEING = {c.name: c for c in (AllSeeing, Ceiling, CeilingByPlayouts, CeilingOfInference)}  # the arena's own players
 
 
+@dataclass(frozen=True)
+class DiscardsSeen:
+    """The expert shown the others' face-down plays of the deal (discards) as if face up, and nothing else
+    the seat may not see: beside the expert, it tells how much a perfect reading of what was put face down
+    would add.  Never a level of the bot."""
+
+    name: ClassVar[str] = "expert-sees-discards"
+    expert: Player = field(default_factory=lambda: find_player("expert"))
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        raise TypeError("it plays from the true state (choose_in), not from a view")
+
+    def choose_in(self, state: GameState, seat: int, rng: random.Random) -> Action | None:
+        return self.expert.choose(discards_shown(state, seat), rng)
+
+
+def discards_shown(state: GameState, seat: int) -> View:
+    """``seat``'s view with every face-down play of the deal so far face up."""
+
+    def shown(action: Action) -> SeenPlay:
+        return SeenPlay(action.seat, action.kind, action.cards, len(action.cards))
+
+    return dataclasses.replace(
+        state.view(seat),
+        trick=tuple(map(shown, state.trick)),
+        deal_log=tuple(map(shown, state.history[state.deal_start :])),
+        last_trick=tuple(map(shown, state.tricks_done[-1].plays)) if state.tricks_done else (),
+        tricks=tuple(SeenTrick(tuple(map(shown, t.plays)), t.winner) for t in state.tricks_done),
+    )
+
+
 def make_player(level: str, budget: float | None, max_worlds: int | None, iterations: int | None) -> Player:
     """A level of the bot by ``find_player``, or one of the arena's all-seeing players."""
+    if level == DiscardsSeen.name:
+        return DiscardsSeen(find_player("expert", budget=budget, max_worlds=max_worlds, iterations=iterations))
     if level in ALL_SEEING:  # as many worlds as a level's budget allows, unless their number is fixed
         if max_worlds is None and budget is None:
             return ALL_SEEING[level]()
@@ -210,7 +245,10 @@ def ask(player: Player, state: GameState, seat: int, rng: random.Random, log: Lo
     started = clock.perf()
     problem = ""
     try:
-        action = player.choose_in(state, seat, rng) if isinstance(player, AllSeeing) else player.choose(view, rng)
+        if isinstance(player, AllSeeing | DiscardsSeen):
+            action = player.choose_in(state, seat, rng)
+        else:
+            action = player.choose(view, rng)
     except Exception as error:  # every failure is counted and reported, never hidden
         problem, action = f"raised {error!r}", None
     log.times.setdefault(player.name, []).append(clock.perf() - started)

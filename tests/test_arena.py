@@ -18,6 +18,7 @@ from engine.compiled import solver
 from engine.players import Player, find_player
 from engine.players.contract import nothing_unforeseen
 from engine.players.expert import worth
+from engine.players.worlds import Knowledge
 from engine.registry import samples
 from engine.state import View
 
@@ -332,6 +333,37 @@ def test_the_ceiling_of_inference_refuses_a_state_its_seed_does_not_lead_to(game
     state.hands[0], state.hands[1] = state.hands[1], state.hands[0]
     with pytest.raises(ValueError, match="does not come back"):
         arena.not_chosen_with(state, 2)
+
+
+def test_the_expert_shown_the_discards_sees_them_and_nothing_else_it_may_not() -> None:
+    """``expert-sees-discards`` plays the expert on the seat's view with the deal's face-down plays face up:
+    its worlds hold the true discards, the view is otherwise the seat's, and it plays legally."""
+    found = False
+    for game in variant_names():
+        variant = find_variant(game)
+        for seed in range(6):
+            state = variant.new_game(seed, variant.samples[0])
+            rng = random.Random(seed)
+            for _ in range(12):
+                if state.outcome is not None or state.deals:
+                    break
+                seat = state.to_move
+                assert seat is not None
+                view, shown = state.view(seat), arena.discards_shown(state, seat)
+                assert [p.cards for p in shown.deal_log] == [a.cards for a in state.history[state.deal_start :]]
+                assert (shown.hand, shown.legal, shown.hand_sizes) == (view.hand, view.legal, view.hand_sizes)
+                hidden = {c for a in state.history[state.deal_start :] if a.seat != seat for c in a.cards}
+                hidden -= {c for p in view.deal_log for c in p.cards}
+                if hidden:
+                    found = True
+                    assert not hidden & set(Knowledge(shown).unknown)
+                    assert hidden & set(Knowledge(view).unknown)
+                    player = arena.DiscardsSeen(find_player("expert", budget=None, max_worlds=4))
+                    assert player.choose_in(state, seat, random.Random(1)) in view.legal
+                state.apply(rng.choice(state.all_legal_actions()))
+    assert found
+    played = arena.make_player("expert-sees-discards", budget=0.5, max_worlds=None, iterations=None)
+    assert played == arena.DiscardsSeen(find_player("expert", budget=0.5))
 
 
 @pytest.mark.parametrize("game", UNFORESEEN)
