@@ -203,7 +203,7 @@ class DiscardsSeen:
     would add.  Never a level of the bot."""
 
     name: ClassVar[str] = "expert-sees-discards"
-    expert: Player = field(default_factory=lambda: find_player("expert"))
+    expert: Player
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
         raise TypeError("it plays from the true state (choose_in), not from a view")

@@ -266,7 +266,7 @@ def test_the_ceiling_of_inference_knows_what_the_others_chose_with_and_not_what_
         assert seat is not None
         unseen = arena.not_chosen_with(state, seat)
         for s, hand in enumerate(state.hands):
-            drawn = frozenset(hand) - before.get(s, frozenset()) if s in before else frozenset(hand)
+            drawn = frozenset(hand) - before[s] if s in before else frozenset(hand)
             assert unseen[s] == (frozenset() if s == seat else drawn)
         state.apply(next(a for a in state.legal_actions(seat)))
         assert arena.not_chosen_with(state, state.to_move or 0)[seat] == frozenset()

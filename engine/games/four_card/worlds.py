@@ -38,13 +38,7 @@ def build(
 
 def unforeseen(state: GameState, rng: random.Random) -> None:
     """The stock's order drawn afresh, the shown trump card kept at its place (F5): what nobody could know."""
-    assert isinstance(state, FourCardState)
-    shown = state.trump_card if state.trump_card is not None and state.trump_card_holder is None else None
-    rest = sorted(c for c in state.stock if c != shown)  # what it was is not an input of what it becomes
-    rng.shuffle(rest)
-    if shown is not None:
-        rest.insert(state.stock.index(shown), shown)
-    state.stock = rest
+    unrevealed(state, [frozenset()] * len(state.hands), rng)
 
 
 def unrevealed(state: GameState, unseen: Sequence[frozenset[Card]], rng: random.Random) -> None:
@@ -56,6 +50,7 @@ def unrevealed(state: GameState, unseen: Sequence[frozenset[Card]], rng: random.
     held = state.trump_card if state.trump_card_holder is not None else None
     place = state.stock.index(shown) if shown is not None else -1
     hidden = [sorted(c for c in hand if c in unseen[s] and c != held) for s, hand in enumerate(state.hands)]
+    # sorted: what the order was is not an input of what it becomes
     pool = sorted([c for cards in hidden for c in cards] + [c for c in state.stock if c != shown])
     rng.shuffle(pool)
     for seat, cards in enumerate(hidden):
